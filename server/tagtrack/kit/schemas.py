@@ -1,0 +1,49 @@
+"""Base models for the API: the spec's field names, `_id` where the spec says so."""
+
+import re
+from datetime import UTC, datetime
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from tagtrack.core.ids import is_id
+
+
+class ApiModel(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+
+def _required_text(value: str) -> str:
+    value = value.strip()
+    if not value:
+        raise ValueError("is required")
+    return value
+
+
+def _valid_id(value: str) -> str:
+    if not is_id(value):
+        raise ValueError("must be a 24-character hex id")
+    return value
+
+
+def _utc(value: datetime) -> datetime:
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
+
+
+_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+
+
+def _email(value: str) -> str:
+    value = value.strip()
+    if not _EMAIL.match(value):
+        raise ValueError(f"'{value}' is not a valid email address")
+    return value
+
+
+RequiredText = Annotated[str, AfterValidator(_required_text)]
+Id = Annotated[str, AfterValidator(_valid_id)]
+UtcDateTime = Annotated[datetime, AfterValidator(_utc)]
+Email = Annotated[str, Field(max_length=254), AfterValidator(_email)]
+IdField = Field(alias="_id")

@@ -1,0 +1,99 @@
+"""create_app(): the API under /api and the built console at /."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.base import BaseHTTPMiddleware
+
+from tagtrack import __version__
+from tagtrack.auth.router import router as auth_router
+from tagtrack.core.config import Settings, get_settings
+from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
+from tagtrack.core.errors import NotFound, install_error_handlers
+from tagtrack.core.logging import configure_logging, observe_request
+from tagtrack.lookups.router import router as lookups_router
+from tagtrack.meta.router import probes
+from tagtrack.meta.router import router as meta_router
+from tagtrack.orgs.router import router as orgs_router
+from tagtrack.roles.router import router as roles_router
+from tagtrack.settings.router import router as settings_router
+from tagtrack.sites.router import router as sites_router
+from tagtrack.users.router import router as users_router
+
+
+def api_router() -> APIRouter:
+    api = APIRouter(prefix="/api")
+    for router in (
+        auth_router,
+        users_router,
+        roles_router,
+        orgs_router,
+        sites_router,
+        settings_router,
+        lookups_router,
+        meta_router,
+    ):
+        api.include_router(router)
+
+    @api.api_route(
+        "/{path:path}", methods=["GET", "POST", "PUT", "DELETE"], include_in_schema=False
+    )
+    async def unknown_api(path: str) -> None:
+        raise NotFound(f"No API route /api/{path}")
+
+    return api
+
+
+def _mount_console(app: FastAPI, dist: Path) -> None:
+    index = dist / "index.html"
+    if not index.is_file():
+        return
+    app.mount("/assets", StaticFiles(directory=dist / "assets"), name="assets")
+
+    @app.get("/{path:path}", include_in_schema=False)
+    def console(path: str) -> FileResponse:
+        candidate = (dist / path).resolve()
+        if path and candidate.is_file() and candidate.is_relative_to(dist.resolve()):
+            return FileResponse(candidate)
+        # Client-side routes all load the single page.
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+
+def create_app(settings: Settings | None = None, database_url: str | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        url = database_url or resolve_database_url(settings.database_url, settings.data_dir)
+        engine = create_engine(url)
+        app.state.engine = engine
+        app.state.sessionmaker = create_sessionmaker(engine)
+        try:
+            yield
+        finally:
+            await engine.dispose()
+
+    configure_logging(settings.log_json)
+    app = FastAPI(
+        title="TagTrack",
+        version=__version__,
+        lifespan=lifespan,
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+        description=(
+            "TagTrack API. Lists return a JSON array with the total in the x-total-count "
+            "header; errors answer {reason, message}; ids are 24 hex characters."
+        ),
+    )
+    app.state.settings = settings
+    install_error_handlers(app)
+    app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)
+    app.include_router(api_router())
+    app.include_router(probes)
+    _mount_console(app, settings.web_dist)
+    return app

@@ -1,0 +1,52 @@
+from datetime import datetime
+
+from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, func, text
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.orm import Mapped, mapped_column
+
+from tagtrack.models.base import Base, IdMixin, TimestampMixin, utcnow
+
+
+class User(IdMixin, TimestampMixin, Base):
+    __tablename__ = "users"
+    # Sign-in takes only a username, so usernames are unique across organisations.
+    __table_args__ = (Index("uq_users_username_lower", func.lower(text("username")), unique=True),)
+
+    org_id: Mapped[str] = mapped_column(
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    name: Mapped[str] = mapped_column(String(200), nullable=False)
+    username: Mapped[str] = mapped_column(String(254), nullable=False)
+    password_hash: Mapped[str] = mapped_column(String(200), nullable=False, default="")
+    role_ids: Mapped[list[str]] = mapped_column(
+        ARRAY(String(24)), nullable=False, server_default=text("'{}'")
+    )
+    site_ids: Mapped[list[str]] = mapped_column(
+        ARRAY(String(24)), nullable=False, server_default=text("'{}'")
+    )
+    active: Mapped[bool] = mapped_column(Boolean, nullable=False, default=True)
+    failed_logins: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    locked: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+
+
+class UserSession(Base):
+    __tablename__ = "user_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[str] = mapped_column(
+        String(24), ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+    org_id: Mapped[str] = mapped_column(String(24), nullable=False)
+    created_at: Mapped[datetime] = mapped_column(
+        DateTime(timezone=True), nullable=False, default=utcnow
+    )
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+
+
+class LoginFailure(Base):
+    __tablename__ = "login_failures"
+    __table_args__ = (Index("ix_login_failures_client_time", "client", "time"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    client: Mapped[str] = mapped_column(String(64), nullable=False)
+    time: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, default=utcnow)

@@ -1,0 +1,57 @@
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
+
+from tagtrack.auth.dependencies import SignedIn, allowed
+from tagtrack.auth.principal import Principal
+from tagtrack.core.db import DbSession
+from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.settings.repository import SettingsRepository
+from tagtrack.settings.schemas import OrgSettingsBody, SiteSettingsBody
+from tagtrack.settings.service import SettingsService
+from tagtrack.sites.repository import SiteRepository
+from tagtrack.sites.service import SiteService
+
+router = APIRouter(tags=["settings"], responses=ERROR_RESPONSES)
+
+
+def _service(session: DbSession) -> SettingsService:
+    return SettingsService(SettingsRepository(session), SiteService(SiteRepository(session)))
+
+
+Service = Annotated[SettingsService, Depends(_service)]
+
+
+@router.get("/orgsettings", response_model=OrgSettingsBody)
+async def get_org_settings(principal: SignedIn, service: Service) -> OrgSettingsBody:
+    """Organisation labels and hideWorkers; empty labels mean the defaults."""
+    return await service.org(principal)
+
+
+@router.post("/orgsettings", response_model=OrgSettingsBody)
+async def save_org_settings(
+    body: OrgSettingsBody,
+    principal: Annotated[Principal, allowed("orgsettings", "modify")],
+    service: Service,
+) -> OrgSettingsBody:
+    """Save the organisation settings."""
+    return await service.save_org(principal, body)
+
+
+@router.get("/sites/{site_id}/settings", response_model=SiteSettingsBody)
+async def get_site_settings(
+    site_id: str, principal: SignedIn, service: Service
+) -> SiteSettingsBody:
+    """Settings of one site."""
+    return await service.site(principal, site_id)
+
+
+@router.put("/sites/{site_id}/settings", response_model=SiteSettingsBody)
+async def save_site_settings(
+    site_id: str,
+    body: SiteSettingsBody,
+    principal: Annotated[Principal, allowed("sites", "modify")],
+    service: Service,
+) -> SiteSettingsBody:
+    """Replace the settings of one site."""
+    return await service.save_site(principal, site_id, body)

@@ -1,0 +1,46 @@
+from collections.abc import Sequence
+
+from sqlalchemy import delete, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tagtrack.kit.lists import ListParams, paginate
+from tagtrack.models import Site
+
+
+class SiteRepository:
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def list_page(
+        self, org_id: str, site_ids: Sequence[str] | None, params: ListParams
+    ) -> tuple[Sequence[Site], int]:
+        stmt = select(Site).where(Site.org_id == org_id)
+        if site_ids is not None:
+            stmt = stmt.where(Site.id.in_(list(site_ids)))
+        return await paginate(
+            self.session,
+            stmt,
+            params,
+            sortable={"name": Site.name, "startDate": Site.start_date, "city": Site.city},
+            default_sort="name",
+            searchable=[Site.name, Site.description, Site.city],
+            tiebreak=Site.id,
+        )
+
+    async def get(self, org_id: str, site_id: str) -> Site | None:
+        stmt = select(Site).where(Site.org_id == org_id, Site.id == site_id)
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def name_taken(self, org_id: str, name: str, except_id: str | None) -> bool:
+        stmt = select(Site.id).where(Site.org_id == org_id, Site.name == name)
+        if except_id:
+            stmt = stmt.where(Site.id != except_id)
+        return (await self.session.execute(stmt.limit(1))).first() is not None
+
+    async def add(self, site: Site) -> Site:
+        self.session.add(site)
+        await self.session.flush()
+        return site
+
+    async def delete(self, site: Site) -> None:
+        await self.session.execute(delete(Site).where(Site.id == site.id))

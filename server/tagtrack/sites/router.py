@@ -1,0 +1,68 @@
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Response
+
+from tagtrack.auth.dependencies import SignedIn, allowed
+from tagtrack.auth.principal import Principal
+from tagtrack.core.db import DbSession
+from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.kit.lists import Listing, set_total
+from tagtrack.sites.repository import SiteRepository
+from tagtrack.sites.schemas import SiteRead, SiteWrite
+from tagtrack.sites.service import SiteService
+
+router = APIRouter(prefix="/sites", tags=["sites"], responses=ERROR_RESPONSES)
+
+
+def _service(session: DbSession) -> SiteService:
+    return SiteService(SiteRepository(session))
+
+
+Service = Annotated[SiteService, Depends(_service)]
+
+
+@router.get("", response_model=list[SiteRead])
+async def list_sites(
+    principal: SignedIn, service: Service, params: Listing, response: Response
+) -> list[SiteRead]:
+    """Sites in the caller's scope, sorted by name by default; total in x-total-count."""
+    sites, total = await service.list_page(principal, params)
+    set_total(response, total)
+    return sites
+
+
+@router.get("/{site_id}", response_model=SiteRead)
+async def get_site(site_id: str, principal: SignedIn, service: Service) -> SiteRead:
+    """One site in the caller's scope."""
+    return await service.get(principal, site_id)
+
+
+@router.post("", response_model=SiteRead, status_code=201)
+async def create_site(
+    body: SiteWrite,
+    principal: Annotated[Principal, allowed("sites", "create")],
+    service: Service,
+) -> SiteRead:
+    """Create a site; name, start date and timezone are required, names unique."""
+    return await service.create(principal, body)
+
+
+@router.put("/{site_id}", response_model=SiteRead)
+async def update_site(
+    site_id: str,
+    body: SiteWrite,
+    principal: Annotated[Principal, allowed("sites", "modify")],
+    service: Service,
+) -> SiteRead:
+    """Replace a site's fields."""
+    return await service.update(principal, site_id, body)
+
+
+@router.delete("/{site_id}", status_code=204)
+async def delete_site(
+    site_id: str,
+    principal: Annotated[Principal, allowed("sites", "delete")],
+    service: Service,
+) -> None:
+    """Delete a site and everything it owns."""
+    await service.delete(principal, site_id)

@@ -1,0 +1,60 @@
+from pydantic import BaseModel, EmailStr, Field, field_validator
+
+from tagtrack.auth.schemas import SecurityContext
+
+
+def _strip_required(value: str) -> str:
+    value = value.strip()
+    if not value:
+        raise ValueError("is required")
+    return value
+
+
+class UserRead(BaseModel):
+    id: str
+    name: str
+    username: str
+    roles: list[str]
+    securityCtx: SecurityContext
+
+
+class UserFields(BaseModel):
+    name: str = Field(max_length=200)
+    username: EmailStr = Field(description="An email address; unique across TagTrack")
+    roles: list[str] = Field(min_length=1, max_length=20, description="At least one role id")
+    securityCtx: SecurityContext = Field(default_factory=SecurityContext)
+
+    _name = field_validator("name")(_strip_required)
+
+
+class UserCreate(UserFields):
+    password: str | None = Field(
+        default=None, max_length=256, description="Required unless an activation email is sent"
+    )
+
+
+class UserUpdate(UserFields):
+    id: str
+    password: str | None = Field(default=None, max_length=256, description="Empty keeps it")
+
+
+class MeUpdate(BaseModel):
+    name: str = Field(max_length=200)
+    username: EmailStr
+    password: str | None = Field(default=None, max_length=256, description="Empty keeps it")
+
+    _name = field_validator("name")(_strip_required)
+
+
+class UsernameRead(BaseModel):
+    id: str
+    username: str
+    name: str
+
+
+class EmailCheck(BaseModel):
+    email: str = Field(max_length=254)
+
+
+class EmailCheckResult(BaseModel):
+    exists: bool

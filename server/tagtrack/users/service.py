@@ -1,0 +1,165 @@
+"""Users of an organisation: validation, role and site checks, passwords."""
+
+from collections.abc import Sequence
+
+from tagtrack.auth.principal import Principal
+from tagtrack.auth.repository import AuthRepository
+from tagtrack.auth.schemas import CurrentUser, SecurityContext
+from tagtrack.auth.service import current_user_of
+from tagtrack.core.errors import BadRequest, Forbidden, NotFound, ValidationFailed
+from tagtrack.core.ids import ALL_SITES_ID
+from tagtrack.core.security import hash_password, password_problem
+from tagtrack.kit.lists import ListParams
+from tagtrack.models import User
+from tagtrack.roles.rules import SUPER_ADMIN
+from tagtrack.users.repository import UserRepository
+from tagtrack.users.schemas import (
+    MeUpdate,
+    UserCreate,
+    UserFields,
+    UsernameRead,
+    UserRead,
+    UserUpdate,
+)
+
+
+class UserService:
+    def __init__(self, repository: UserRepository, auth: AuthRepository) -> None:
+        self.repository = repository
+        self.auth = auth
+
+    async def _super_admin_role_ids(self, org_id: str, role_ids: list[str]) -> set[str]:
+        roles = await self.repository.roles_by_id(org_id, role_ids)
+        return {rid for rid, role in roles.items() if role.name == SUPER_ADMIN}
+
+    async def _read(self, principal: Principal, users: Sequence[User]) -> list[UserRead]:
+        hidden: set[str] = set()
+        if not principal.super_admin:
+            all_roles = sorted({rid for u in users for rid in u.role_ids})
+            hidden = await self._super_admin_role_ids(principal.org_id, all_roles)
+        return [
+            UserRead(
+                id=u.id,
+                name=u.name,
+                username=u.username,
+                roles=[r for r in u.role_ids if r not in hidden],
+                securityCtx=SecurityContext(sites=list(u.site_ids), companies=[u.org_id]),
+            )
+            for u in users
+        ]
+
+    async def list_page(
+        self, principal: Principal, params: ListParams
+    ) -> tuple[list[UserRead], int]:
+        users, total = await self.repository.list_page(principal.org_id, params)
+        return await self._read(principal, users), total
+
+    async def _get(self, principal: Principal, user_id: str) -> User:
+        user = await self.repository.get(principal.org_id, user_id)
+        if user is None:
+            raise NotFound("User not found")
+        return user
+
+    async def get(self, principal: Principal, user_id: str) -> UserRead:
+        return (await self._read(principal, [await self._get(principal, user_id)]))[0]
+
+    async def _check_fields(
+        self, principal: Principal, fields: UserFields, except_id: str | None
+    ) -> None:
+        if await self.repository.username_taken(str(fields.username), except_id):
+            raise BadRequest(
+                f"A user with the username {fields.username} already exists (duplicate)",
+                reason="duplicate",
+            )
+        roles = await self.repository.roles_by_id(principal.org_id, fields.roles)
+        unknown = [r for r in fields.roles if r not in roles]
+        if unknown:
+            raise BadRequest(f"Unknown role: {', '.join(unknown)}", reason="unknown role")
+        if any(r.name == SUPER_ADMIN for r in roles.values()) and not principal.super_admin:
+            raise Forbidden("Only super admins may assign the Super Admin role")
+        sites = [s for s in fields.securityCtx.sites if s != ALL_SITES_ID]
+        known = await self.repository.site_ids_in_org(principal.org_id, sites)
+        missing = [s for s in sites if s not in known]
+        if missing:
+            raise BadRequest(f"Unknown site: {', '.join(missing)}", reason="unknown site")
+
+    async def _guard_super_admin_target(self, principal: Principal, user: User) -> None:
+        if principal.super_admin:
+            return
+        if await self._super_admin_role_ids(principal.org_id, list(user.role_ids)):
+            raise Forbidden("Only super admins may change a super admin")
+
+    @staticmethod
+    def _checked_password(password: str, user_inputs: list[str]) -> str:
+        problem = password_problem(password, user_inputs)
+        if problem:
+            raise ValidationFailed(problem, reason="password too weak")
+        return hash_password(password)
+
+    async def create(self, principal: Principal, body: UserCreate, send_email: bool) -> UserRead:
+        await self._check_fields(principal, body, None)
+        if send_email:
+            raise BadRequest(
+                "Activation emails need a configured mail server; set a password instead",
+                reason="mail unavailable",
+            )
+        if not body.password:
+            raise ValidationFailed("A password is required for a new user", reason="validation")
+        user = User(
+            org_id=principal.org_id,
+            name=body.name,
+            username=str(body.username),
+            password_hash=self._checked_password(body.password, [body.name, str(body.username)]),
+            role_ids=body.roles,
+            site_ids=list(dict.fromkeys(body.securityCtx.sites)),
+        )
+        await self.repository.add(user)
+        return (await self._read(principal, [user]))[0]
+
+    async def update(self, principal: Principal, body: UserUpdate) -> UserRead:
+        user = await self._get(principal, body.id)
+        await self._guard_super_admin_target(principal, user)
+        await self._check_fields(principal, body, user.id)
+        user.name = body.name
+        user.username = str(body.username)
+        user.role_ids = body.roles
+        user.site_ids = list(dict.fromkeys(body.securityCtx.sites))
+        if body.password:
+            user.password_hash = self._checked_password(body.password, [body.name, user.username])
+            user.locked = False
+            user.failed_logins = 0
+            await self.auth.delete_user_sessions(user.id)
+        return (await self._read(principal, [user]))[0]
+
+    async def delete(self, principal: Principal, user_id: str) -> None:
+        user = await self._get(principal, user_id)
+        if user.id == principal.user_id:
+            raise BadRequest("You cannot delete your own account", reason="self delete")
+        await self._guard_super_admin_target(principal, user)
+        await self.repository.delete(user)
+
+    async def me(self, principal: Principal) -> CurrentUser:
+        user = await self._get(principal, principal.user_id)
+        return current_user_of(user, principal.super_admin)
+
+    async def update_me(self, principal: Principal, body: MeUpdate) -> CurrentUser:
+        user = await self._get(principal, principal.user_id)
+        if await self.repository.username_taken(str(body.username), user.id):
+            raise BadRequest(
+                f"A user with the username {body.username} already exists (duplicate)",
+                reason="duplicate",
+            )
+        user.name = body.name
+        user.username = str(body.username)
+        if body.password:
+            user.password_hash = self._checked_password(body.password, [body.name, user.username])
+            # A new password ends every session, this one included.
+            await self.auth.delete_user_sessions(user.id)
+        return current_user_of(user, principal.super_admin)
+
+    async def usernames(self, principal: Principal) -> list[UsernameRead]:
+        users = await self.repository.all_in_org(principal.org_id)
+        return [UsernameRead(id=u.id, username=u.username, name=u.name) for u in users]
+
+    async def email_exists(self, email: str) -> bool:
+        return await self.repository.username_taken(email.strip())

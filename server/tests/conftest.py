@@ -1,0 +1,129 @@
+"""Fixtures: a migrated real PostgreSQL, the app, and organisations with a user per role."""
+
+import itertools
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tagtrack.core.config import Settings
+from tagtrack.core.db import create_engine, create_sessionmaker
+from tagtrack.core.ids import ALL_SITES_ID
+from tagtrack.core.migrate import upgrade
+from tagtrack.core.security import hash_password
+from tagtrack.main import create_app
+from tagtrack.models import Site, User
+from tagtrack.orgs.repository import OrganizationRepository
+from tagtrack.orgs.service import OrganizationService
+from tagtrack.roles.repository import RoleRepository
+from tagtrack.roles.rules import SEEDED_ROLES
+from tests.database import test_database
+
+PASSWORD = "Correct-Horse-Battery-42"
+_counter = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def database_url() -> Iterator[str]:
+    with test_database() as url:
+        upgrade(url)
+        yield url
+
+
+@pytest.fixture(scope="session")
+def settings() -> Settings:
+    return Settings(
+        web_dist=Path("/nonexistent"),
+        log_json=False,
+        login_rate_limit_per_minute=1000,
+        login_lockout_failures=5,
+    )
+
+
+@pytest.fixture(scope="session")
+async def app(database_url: str, settings: Settings) -> AsyncIterator[object]:
+    application = create_app(settings, database_url=database_url)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+@pytest.fixture(scope="session")
+async def sessionmaker(database_url: str) -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    engine = create_engine(database_url)
+    yield create_sessionmaker(engine)
+    await engine.dispose()
+
+
+def make_client(app: object, client_ip: str = "127.0.0.1") -> httpx.AsyncClient:
+    transport = httpx.ASGITransport(app=app, client=(client_ip, 40000))  # type: ignore[arg-type]
+    return httpx.AsyncClient(transport=transport, base_url="http://tagtrack.test")
+
+
+@dataclass
+class Org:
+    """An organisation with two sites and one signed-in client per seeded role."""
+
+    id: str
+    subdomain: str
+    role_ids: dict[str, str]
+    site_ids: list[str]
+    usernames: dict[str, str]
+    clients: dict[str, httpx.AsyncClient] = field(default_factory=dict)
+
+    def client(self, role: str) -> httpx.AsyncClient:
+        return self.clients[role]
+
+
+@pytest.fixture
+async def org_factory(
+    app: object, sessionmaker: async_sessionmaker[AsyncSession]
+) -> AsyncIterator[object]:
+    created: list[Org] = []
+
+    async def make() -> Org:
+        n = next(_counter)
+        subdomain = f"org{n}-{id(created) % 10000}"
+        async with sessionmaker() as session, session.begin():
+            service = OrganizationService(OrganizationRepository(session), RoleRepository(session))
+            org = await service.create_organization(f"Org {n}", subdomain)
+            roles = {r.name: r.id for r in await RoleRepository(session).list_for_org(org.id)}
+            sites = [
+                Site(org_id=org.id, name=f"Site {c} {n}", start_date=org.time_created,
+                     timezone="Europe/London")
+                for c in ("A", "B")
+            ]
+            session.add_all(sites)
+            await session.flush()
+            usernames = {}
+            hashed = hash_password(PASSWORD)
+            for role in SEEDED_ROLES:
+                username = f"{role.lower().replace(' ', '')}.{subdomain}@example.com"
+                usernames[role] = username
+                session.add(
+                    User(org_id=org.id, name=f"{role} {n}", username=username,
+                         password_hash=hashed, role_ids=[roles[role]], site_ids=[ALL_SITES_ID])
+                )
+        result = Org(org.id, subdomain, roles, [s.id for s in sites], usernames)
+        for role, username in usernames.items():
+            client = make_client(app)
+            response = await client.post(
+                "/api/auth/login", json={"username": username, "password": PASSWORD}
+            )
+            assert response.status_code == 200, response.text
+            result.clients[role] = client
+        created.append(result)
+        return result
+
+    yield make
+    for org in created:
+        for client in org.clients.values():
+            await client.aclose()
+
+
+@pytest.fixture
+async def anonymous(app: object) -> AsyncIterator[httpx.AsyncClient]:
+    async with make_client(app) as client:
+        yield client

@@ -1,0 +1,44 @@
+"""Pick the test database: the local PostgreSQL when it answers, else the embedded one."""
+
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import psycopg
+
+from tagtrack.core.db import async_url, start_embedded_postgres
+
+LOCAL_ADMIN_URL = os.environ.get(
+    "TAGTRACK_TEST_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/test"
+)
+
+
+def local_server_answers() -> bool:
+    if os.environ.get("TAGTRACK_TEST_EMBEDDED") == "1":
+        return False
+    try:
+        with psycopg.connect(LOCAL_ADMIN_URL, connect_timeout=2):
+            return True
+    except psycopg.OperationalError:
+        return False
+
+
+@contextmanager
+def test_database() -> Iterator[str]:
+    """Yield the URL of a fresh, empty database that is dropped afterwards."""
+    name = f"tagtrack_test_{os.getpid()}"
+    if local_server_answers():
+        with psycopg.connect(LOCAL_ADMIN_URL, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            admin.execute(f'CREATE DATABASE "{name}"')
+        base = LOCAL_ADMIN_URL.rsplit("/", 1)[0]
+        try:
+            yield async_url(f"{base}/{name}")
+        finally:
+            with psycopg.connect(LOCAL_ADMIN_URL, autocommit=True) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    else:
+        with tempfile.TemporaryDirectory(prefix="tagtrack-pg-") as folder:
+            yield async_url(start_embedded_postgres(Path(folder), name))

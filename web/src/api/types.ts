@@ -1,0 +1,34 @@
+/** Entity types, derived from the generated OpenAPI paths so they follow the server. */
+import type { paths } from './generated/schema';
+
+type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;
+type Ok<Op> = Op extends { responses: infer R }
+  ? R extends { 200: infer X }
+    ? Json<X>
+    : R extends { 201: infer X }
+      ? Json<X>
+      : never
+  : never;
+type Body<Op> = Op extends { requestBody?: { content: { 'application/json': infer T } } }
+  ? T
+  : never;
+
+export type CurrentUser = Ok<paths['/api/users/me']['get']>;
+export type MeUpdate = Body<paths['/api/users/me']['put']>;
+export type AccessRule = Ok<paths['/api/accessRules']['get']>[number];
+export type Role = Ok<paths['/api/roles']['get']>[number];
+export type Timezone = Ok<paths['/api/timezones']['get']>[number];
+
+export type Site = Ok<paths['/api/sites/{site_id}']['get']>;
+export type SiteWrite = Body<paths['/api/sites']['post']>;
+
+export type OrgSettings = Ok<paths['/api/orgsettings']['get']>;
+
+export type User = Ok<paths['/api/users/{user_id}']['get']>;
+export type UserCreate = Body<paths['/api/users']['post']>;
+export type UserUpdate = Body<paths['/api/users']['put']>;
+
+export type Organization = Ok<paths['/api/organizations/{org_id}']['get']>;
+export type OrganizationWrite = Body<paths['/api/organizations']['post']>;
+
+export type SsoKind = 'okta' | 'entra';

@@ -1,0 +1,52 @@
+import { createTheme } from '@mui/material/styles';
+import type {} from '@mui/x-data-grid/themeAugmentation';
+
+export const DRAWER_WIDTH = 248;
+
+export const theme = createTheme({
+  palette: {
+    primary: { main: '#1565c0', light: '#5e92f3', dark: '#003c8f', contrastText: '#fff' },
+    secondary: { main: '#00838f' },
+    background: { default: '#f4f6f9', paper: '#ffffff' },
+    text: { primary: '#1c2434', secondary: '#5b6475' },
+    divider: '#e3e7ee',
+  },
+  shape: { borderRadius: 8 },
+  typography: {
+    fontFamily: '"Inter", "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+    fontSize: 14,
+    h4: { fontWeight: 600 },
+    h5: { fontWeight: 600, fontSize: '1.35rem' },
+    h6: { fontWeight: 600, fontSize: '1.05rem' },
+    button: { textTransform: 'none', fontWeight: 600 },
+  },
+  components: {
+    MuiButton: { defaultProps: { disableElevation: true } },
+    MuiCard: { defaultProps: { variant: 'outlined' } },
+    MuiPaper: { styleOverrides: { outlined: { borderColor: '#e3e7ee' } } },
+    MuiTextField: { defaultProps: { size: 'small', fullWidth: true } },
+    MuiFormControl: { defaultProps: { size: 'small' } },
+    MuiAutocomplete: { defaultProps: { size: 'small' } },
+    MuiAppBar: { defaultProps: { elevation: 0 } },
+    MuiTab: { styleOverrides: { root: { textTransform: 'none', fontWeight: 600, minHeight: 44 } } },
+    MuiTabs: { styleOverrides: { root: { minHeight: 44 } } },
+    MuiListItemButton: {
+      styleOverrides: {
+        root: {
+          borderRadius: 6,
+          '&.Mui-selected': { backgroundColor: 'rgba(21, 101, 192, 0.1)', color: '#1565c0' },
+          '&.Mui-selected .MuiListItemIcon-root': { color: '#1565c0' },
+        },
+      },
+    },
+    MuiListItemIcon: { styleOverrides: { root: { minWidth: 36 } } },
+    MuiDataGrid: {
+      styleOverrides: {
+        root: { border: 'none', '--DataGrid-containerBackground': '#f7f9fc' },
+        columnHeaderTitle: { fontWeight: 600 },
+        row: { cursor: 'pointer' },
+        cell: { '&:focus, &:focus-within': { outline: 'none' } },
+      },
+    },
+  },
+});

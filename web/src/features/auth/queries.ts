@@ -1,0 +1,63 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
+import type { SsoKind } from '../../api/types';
+import { sessionKeys } from '../session/queries';
+
+export function useLogin() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { username: string; password: string }) =>
+      unwrap(api.POST('/api/auth/login', { body })),
+    onSuccess: (user) => {
+      // Nothing cached for a previous user may leak into this session.
+      client.clear();
+      client.setQueryData(sessionKeys.me, user);
+    },
+  });
+}
+
+export function useLogout() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap(api.POST('/api/auth/logout')),
+    onSettled: () => client.clear(),
+  });
+}
+
+/** Whether an SSO kind is offered; any failure counts as unavailable. */
+export function useSsoAvailable(kind: SsoKind, enabled = true) {
+  return useQuery({
+    queryKey: ['sso', kind],
+    queryFn: async () => {
+      try {
+        const res = await unwrap(
+          api.GET('/api/auth/{kind}/available', { params: { path: { kind } } }),
+        );
+        return res.available === true;
+      } catch {
+        return false;
+      }
+    },
+    staleTime: 5 * 60_000,
+    retry: false,
+    enabled,
+  });
+}
+
+export function ssoRedirectUrl(kind: SsoKind): string {
+  return `/api/auth/${kind}/redirect`;
+}
+
+export function usePasswordResetRequest() {
+  return useMutation({
+    mutationFn: (email: string) =>
+      unwrap(api.POST('/api/auth/passwordresetrequest', { params: { query: { email } } })),
+  });
+}
+
+export function usePasswordReset() {
+  return useMutation({
+    mutationFn: (body: { password: string; token: string }) =>
+      unwrap(api.POST('/api/auth/passwordreset', { body })),
+  });
+}

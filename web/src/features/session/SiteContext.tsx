@@ -1,0 +1,121 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ALL_SITES_ID } from '../../constants';
+import { useSiteOptions } from '../sites/queries';
+import { useCurrentUser } from './queries';
+import { pathWithSite, resolveSite, siteOptionsFor, type SiteOption } from './siteSelection';
+
+export interface SiteSelection {
+  sites: SiteOption[];
+  /** The selected site's id; undefined while loading or when the user has no site. */
+  siteId: string | undefined;
+  site: SiteOption | undefined;
+  isAllSites: boolean;
+  loading: boolean;
+  setSite: (id: string) => void;
+}
+
+const SiteContext = createContext<SiteSelection | null>(null);
+
+const STORAGE_KEY = 'tagtrack.site';
+
+function rememberedSite(): string | null {
+  try {
+    return window.sessionStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function rememberSite(id: string) {
+  try {
+    window.sessionStorage.setItem(STORAGE_KEY, id);
+  } catch {
+    // Storage can be unavailable (private mode); the URL still carries the site.
+  }
+}
+
+export function SiteProvider({ children }: { children: ReactNode }) {
+  const [params, setParams] = useSearchParams();
+  const me = useCurrentUser();
+  const sitesQuery = useSiteOptions(me.isSuccess);
+  const sites = useMemo(
+    () => siteOptionsFor(sitesQuery.data ?? [], me.data),
+    [sitesQuery.data, me.data],
+  );
+  const wanted = params.get('site');
+  // A link without the param keeps the site chosen last; the URL is then put back in step.
+  const site = resolveSite(sites, wanted ?? rememberedSite());
+  const siteId = site?.id;
+
+  useEffect(() => {
+    if (!siteId) return;
+    rememberSite(siteId);
+    if (wanted !== siteId) {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.set('site', siteId);
+          return next;
+        },
+        { replace: true },
+      );
+    }
+  }, [siteId, wanted, setParams]);
+
+  const setSite = useCallback(
+    (id: string) => {
+      rememberSite(id);
+      setParams((prev) => {
+        const next = new URLSearchParams(prev);
+        next.set('site', id);
+        // A new site starts its lists from the first page.
+        next.delete('page');
+        return next;
+      });
+    },
+    [setParams],
+  );
+
+  const value = useMemo<SiteSelection>(
+    () => ({
+      sites,
+      siteId,
+      site,
+      isAllSites: siteId === ALL_SITES_ID,
+      loading: me.isPending || sitesQuery.isPending,
+      setSite,
+    }),
+    [sites, siteId, site, me.isPending, sitesQuery.isPending, setSite],
+  );
+  return <SiteContext.Provider value={value}>{children}</SiteContext.Provider>;
+}
+
+const NO_SITE: SiteSelection = {
+  sites: [],
+  siteId: undefined,
+  site: undefined,
+  isAllSites: false,
+  loading: false,
+  setSite: () => undefined,
+};
+
+export function useSiteSelection(): SiteSelection {
+  return useContext(SiteContext) ?? NO_SITE;
+}
+
+/** Builds in-app paths that keep the selected site in the query. */
+export function useSitePath(): (path: string) => string {
+  const { siteId } = useSiteSelection();
+  return useCallback((path: string) => pathWithSite(path, siteId), [siteId]);
+}
+
+/** navigate() that keeps the selected site. */
+export function useSiteNavigate() {
+  const navigate = useNavigate();
+  const sitePath = useSitePath();
+  return useCallback(
+    (path: string, options?: { replace?: boolean }) => navigate(sitePath(path), options),
+    [navigate, sitePath],
+  );
+}

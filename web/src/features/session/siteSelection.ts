@@ -1,0 +1,33 @@
+import { ALL_SITES_ID, ALL_SITES_NAME } from '../../constants';
+
+export interface SiteOption {
+  id: string;
+  name: string;
+}
+
+/** The selector's entries: 'All Sites' first for users allowed every site, then the sites. */
+export function siteOptionsFor(
+  sites: readonly { _id: string; name: string }[],
+  user: { superAdmin?: boolean; securityCtx?: { sites?: string[] } } | undefined,
+): SiteOption[] {
+  const options = sites.map((s) => ({ id: s._id, name: s.name }));
+  const allSites = user?.superAdmin || (user?.securityCtx?.sites ?? []).includes(ALL_SITES_ID);
+  return allSites ? [{ id: ALL_SITES_ID, name: ALL_SITES_NAME }, ...options] : options;
+}
+
+/** The selected site: the one asked for when it exists, else the first (the default). */
+export function resolveSite(
+  options: readonly SiteOption[],
+  wanted: string | null | undefined,
+): SiteOption | undefined {
+  return options.find((o) => o.id === wanted) ?? options[0];
+}
+
+/** A path with the site query param set, keeping any query it already has. */
+export function pathWithSite(path: string, siteId: string | undefined): string {
+  if (!siteId) return path;
+  const [base, query = ''] = path.split('?', 2);
+  const params = new URLSearchParams(query);
+  params.set('site', siteId);
+  return `${base}?${params.toString()}`;
+}
