@@ -48,7 +48,7 @@ async def _first_start(url: str, settings: Settings, demo: bool) -> None:
                     [
                         "Demo data created. Demo users (one password for all):",
                         *seeded.usernames,
-                        f"Password: {seeded.password}   (shown once)",
+                        f"Demo password: {seeded.password}   (shown once)",
                     ]
                 )
     finally:

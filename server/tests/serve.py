@@ -1,0 +1,92 @@
+"""Run `tagtrack serve` as a real process for tests that need the whole program."""
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+TAGTRACK = Path(sys.executable).parent / "tagtrack"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@dataclass
+class Served:
+    url: str
+    process: subprocess.Popen[str]
+    output: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        return "".join(self.output)
+
+    def printed(self, label: str) -> str | None:
+        found = re.findall(rf"{label}: (\S+)", self.text())
+        return found[-1] if found else None
+
+
+@contextmanager
+def serve(env: dict[str, str], *args: str, timeout: float = 90.0) -> Iterator[Served]:
+    """Start the server, wait for /healthz, stop it with SIGINT on exit."""
+    port = free_port()
+    full_env = {
+        **os.environ,
+        "PYTHONUNBUFFERED": "1",
+        "TAGTRACK_PORT": str(port),
+        "TAGTRACK_LOG_JSON": "false",
+        **env,
+    }
+    process = subprocess.Popen(
+        [str(TAGTRACK), "serve", *args],
+        cwd=ROOT,
+        env=full_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    served = Served(f"http://127.0.0.1:{port}", process)
+
+    def pump() -> None:
+        assert process.stdout is not None
+        for line in process.stdout:
+            served.output.append(line)
+
+    reader = threading.Thread(target=pump, daemon=True)
+    reader.start()
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"server exited early:\n{served.text()}")
+            try:
+                if httpx.get(f"{served.url}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"server did not become healthy:\n{served.text()}")
+            time.sleep(0.2)
+        yield served
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        reader.join(timeout=5)

@@ -1,0 +1,43 @@
+"""The first README command's path: serve with demo data on the embedded PostgreSQL."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+from tests.serve import serve
+
+
+@contextmanager
+def _login(url: str, username: str, password: str) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=url, timeout=10) as client:
+        response = client.post(
+            "/api/auth/login", json={"username": username, "password": password}
+        )
+        assert response.status_code == 200, response.text
+        yield client
+
+
+def test_serve_demo_on_embedded_postgres_and_restart(tmp_path: Path) -> None:
+    env = {"TAGTRACK_DATABASE_URL": "", "TAGTRACK_DATA_DIR": str(tmp_path / "data")}
+    with serve(env, "--demo") as first:
+        username = first.printed("Username")
+        password = first.printed("Password")
+        assert username and password, first.text()
+        with _login(first.url, username, password) as client:
+            sites = client.get("/api/sites")
+            assert sites.status_code == 200
+            names = [s["name"] for s in sites.json()]
+            assert "Rotterdam Distribution Centre" in names
+            assert sites.headers["x-total-count"] == str(len(names))
+            assert client.get("/api/users").headers["x-total-count"] == "5"
+    assert (tmp_path / "data" / "pg" / "PG_VERSION").is_file()
+
+    # A second start reuses ./data: nothing is created or printed twice.
+    with serve(env, "--demo") as second:
+        assert "super admin created" not in second.text()
+        assert "Demo data created" not in second.text()
+        with _login(second.url, username, password) as client:
+            assert client.get("/api/sites").headers["x-total-count"] == str(len(names))
+            assert client.get("/api/users").headers["x-total-count"] == "5"

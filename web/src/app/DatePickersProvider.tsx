@@ -1,0 +1,8 @@
+import { AdapterDayjs } from '@mui/x-date-pickers/AdapterDayjs';
+import { LocalizationProvider } from '@mui/x-date-pickers/LocalizationProvider';
+import type { ReactNode } from 'react';
+
+/** Date pickers work on dayjs values; mounted in the shell so login stays light. */
+export function DatePickersProvider({ children }: { children: ReactNode }) {
+  return <LocalizationProvider dateAdapter={AdapterDayjs}>{children}</LocalizationProvider>;
+}

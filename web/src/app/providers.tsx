@@ -1,0 +1,33 @@
+import CssBaseline from '@mui/material/CssBaseline';
+import { ThemeProvider } from '@mui/material/styles';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { ApiError } from '../api/client';
+import { SnackbarProvider } from '../components/Snackbar';
+import { theme } from './theme';
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 15_000,
+        refetchOnWindowFocus: false,
+        // A client error will not change on retry; a network blip might.
+        retry: (count, error) =>
+          !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 1,
+      },
+      mutations: { retry: false },
+    },
+  });
+}
+
+export function AppProviders({ client, children }: { client: QueryClient; children: ReactNode }) {
+  return (
+    <ThemeProvider theme={theme}>
+      <CssBaseline />
+      <QueryClientProvider client={client}>
+        <SnackbarProvider>{children}</SnackbarProvider>
+      </QueryClientProvider>
+    </ThemeProvider>
+  );
+}

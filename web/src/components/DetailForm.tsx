@@ -1,0 +1,267 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import Save from '@mui/icons-material/Save';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Tooltip from '@mui/material/Tooltip';
+import { useState, type ReactNode } from 'react';
+import { useForm, useWatch, type FieldErrors, type FieldValues } from 'react-hook-form';
+import { useNavigate } from 'react-router';
+import { errorText } from '../api/client';
+import { useSiteNavigate } from '../features/session/SiteContext';
+import { ConfirmDialog, deleteConfirmMessage } from './ConfirmDialog';
+import { FormField, type FieldDef } from './FormField';
+import { parseNumber, validationMessage } from './formRules';
+import { PageHeader } from './PageHeader';
+import { useSnackbar } from './Snackbar';
+
+export interface TabDef<V extends FieldValues> {
+  label: string;
+  fields?: FieldDef<V>[];
+  /** Extra content below the fields (or the whole tab), e.g. a related list. */
+  content?: ReactNode | ((values: V) => ReactNode);
+  hidden?: boolean;
+}
+
+export interface DetailFormProps<V extends FieldValues, R = unknown> {
+  /** Entity name for messages: 'Saved {name}', 'delete this {name}'. */
+  name: string;
+  title: ReactNode;
+  /** 'new' creates (POST); anything else updates (PUT). */
+  id: string;
+  tabs: TabDef<V>[];
+  initialValues: V;
+  onSave: (values: V) => Promise<R>;
+  onDelete?: () => Promise<unknown>;
+  /** Where to return after saving or deleting; without it, back one step. */
+  parentPath?: string;
+  /** Stay on the form after saving (with the saved record's path for a new one). */
+  saveAndStay?: boolean;
+  pathAfterCreate?: (saved: R) => string;
+  /** Replaces the usual navigation after a successful save. */
+  afterSave?: (saved: R, values: V) => void;
+  canModify: boolean;
+  canCreate?: boolean;
+  canDelete?: boolean;
+  /** Overall text for an invalid form instead of the per-field message. */
+  invalidMessage?: string;
+  extraActions?: ReactNode;
+  saveLabel?: string;
+}
+
+function valueAt(values: FieldValues, path: string): unknown {
+  return path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)?.[key], values);
+}
+
+function errorAt(errors: FieldErrors, path: string): { type?: string; message?: string } | undefined {
+  const e = valueAt(errors as FieldValues, path) as { type?: unknown; message?: unknown } | undefined;
+  if (!e || typeof e !== 'object' || !('type' in e)) return undefined;
+  return { type: String(e.type), message: typeof e.message === 'string' ? e.message : undefined };
+}
+
+function withNumbers<V extends FieldValues>(values: V, tabs: TabDef<V>[]): V {
+  const out = structuredClone(values) as FieldValues;
+  for (const tab of tabs) {
+    for (const f of tab.fields ?? []) {
+      if (f.kind !== 'number') continue;
+      const keys = f.name.split('.');
+      const last = keys.pop()!;
+      const parent = keys.reduce<FieldValues>((o, k) => (o[k] ??= {}), out);
+      parent[last] = parseNumber(parent[last]);
+    }
+  }
+  return out as V;
+}
+
+/** The generic detail screen: tabs of fields, Save, Delete, and the spec's messages. */
+export function DetailForm<V extends FieldValues, R = unknown>({
+  name,
+  title,
+  id,
+  tabs,
+  initialValues,
+  onSave,
+  onDelete,
+  parentPath,
+  saveAndStay = false,
+  pathAfterCreate,
+  afterSave,
+  canModify,
+  canCreate = canModify,
+  canDelete = false,
+  invalidMessage,
+  extraActions,
+  saveLabel = 'Save',
+}: DetailFormProps<V, R>) {
+  const isNew = id === 'new';
+  const navigate = useNavigate();
+  const siteNavigate = useSiteNavigate();
+  const snackbar = useSnackbar();
+  const form = useForm<FieldValues>({ defaultValues: initialValues, mode: 'onSubmit' });
+  const visibleTabs = tabs.filter((t) => !t.hidden);
+  const [tabIndex, setTabIndex] = useState(0);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const canSave = isNew ? canCreate : canModify;
+  const readOnly = !canSave;
+
+  const goBack = () => (parentPath ? siteNavigate(parentPath) : navigate(-1));
+
+  const onValid = async (raw: FieldValues) => {
+    const values = withNumbers(raw as V, visibleTabs);
+    setBusy(true);
+    try {
+      const saved = await onSave(values);
+      snackbar.notify(`Saved ${name}`);
+      if (afterSave) afterSave(saved, values);
+      else if (saveAndStay) {
+        form.reset(raw);
+        if (isNew && pathAfterCreate) siteNavigate(pathAfterCreate(saved), { replace: true });
+      } else goBack();
+    } catch (err) {
+      snackbar.error(`Save failed: ${errorText(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onInvalid = (errors: FieldErrors) => {
+    // The first failing field in tab order names itself and its tab; its tab opens.
+    for (const [index, tab] of visibleTabs.entries()) {
+      for (const f of tab.fields ?? []) {
+        if (f.hidden) continue;
+        const error = errorAt(errors, f.name);
+        if (!error) continue;
+        setTabIndex(index);
+        snackbar.error(invalidMessage ?? validationMessage(f.label, tab.label, error));
+        return;
+      }
+    }
+    snackbar.error(invalidMessage ?? 'Please fill out all required fields');
+  };
+
+  const confirmDelete = async () => {
+    if (!onDelete) return;
+    setBusy(true);
+    try {
+      await onDelete();
+      setConfirmOpen(false);
+      snackbar.notify(`Deleted ${name}`);
+      goBack();
+    } catch (err) {
+      setConfirmOpen(false);
+      snackbar.error(`Delete failed: ${errorText(err)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const values = useWatch({ control: form.control }) as V;
+  const errors = form.formState.errors;
+  const tabHasError = (tab: TabDef<V>) =>
+    (tab.fields ?? []).some((f) => !f.hidden && errorAt(errors, f.name));
+
+  return (
+    <Box
+      component="form"
+      noValidate
+      onSubmit={form.handleSubmit(onValid, onInvalid)}
+      data-testid="detail-form"
+    >
+      <PageHeader
+        title={
+          <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+            <Tooltip title="Back">
+              <IconButton aria-label="Back" onClick={goBack} size="small" edge="start">
+                <ArrowBack />
+              </IconButton>
+            </Tooltip>
+            <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+              {title}
+            </Box>
+          </Box>
+        }
+        actions={
+          <>
+            {extraActions}
+            {!isNew && canDelete && onDelete && (
+              <Button
+                color="error"
+                variant="outlined"
+                startIcon={<DeleteOutline />}
+                onClick={() => setConfirmOpen(true)}
+                disabled={busy}
+              >
+                Delete
+              </Button>
+            )}
+            {canSave && (
+              <Button type="submit" variant="contained" startIcon={<Save />} disabled={busy}>
+                {saveLabel}
+              </Button>
+            )}
+          </>
+        }
+      />
+      <Paper variant="outlined">
+        {visibleTabs.length > 1 && (
+          <Tabs
+            value={tabIndex}
+            onChange={(_e, i: number) => setTabIndex(i)}
+            variant="scrollable"
+            allowScrollButtonsMobile
+            sx={{ borderBottom: 1, borderColor: 'divider', px: 1 }}
+          >
+            {visibleTabs.map((tab) => (
+              <Tab
+                key={tab.label}
+                label={tab.label}
+                sx={tabHasError(tab) ? { color: 'error.main' } : undefined}
+              />
+            ))}
+          </Tabs>
+        )}
+        {visibleTabs.map((tab, index) => (
+          <Box
+            key={tab.label}
+            role="tabpanel"
+            hidden={index !== tabIndex}
+            aria-label={tab.label}
+            sx={{ p: { xs: 2, sm: 3 } }}
+          >
+            {(tab.fields ?? []).length > 0 && (
+              <Box
+                sx={{
+                  display: 'grid',
+                  gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' },
+                  gap: 2,
+                  alignItems: 'start',
+                }}
+              >
+                {(tab.fields ?? [])
+                  .filter((f) => !f.hidden)
+                  .map((f) => (
+                    <Box key={f.name} sx={{ gridColumn: f.wide ? '1 / -1' : undefined, minWidth: 0 }}>
+                      <FormField field={f} control={form.control} readOnly={readOnly} />
+                    </Box>
+                  ))}
+              </Box>
+            )}
+            {typeof tab.content === 'function' ? tab.content(values) : tab.content}
+          </Box>
+        ))}
+      </Paper>
+      <ConfirmDialog
+        open={confirmOpen}
+        message={deleteConfirmMessage(name)}
+        busy={busy}
+        onCancel={() => setConfirmOpen(false)}
+        onConfirm={confirmDelete}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,287 @@
+import Autocomplete from '@mui/material/Autocomplete';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import { DatePicker } from '@mui/x-date-pickers/DatePicker';
+import type { Dayjs } from 'dayjs';
+import type { ReactNode } from 'react';
+import { Controller, type Control, type FieldValues } from 'react-hook-form';
+import { SELECT_ITEM_MESSAGE, isEmail } from './formRules';
+
+export type FieldKind =
+  | 'text'
+  | 'email'
+  | 'password'
+  | 'number'
+  | 'textarea'
+  | 'checkbox'
+  | 'select'
+  | 'multiselect'
+  | 'autocomplete'
+  | 'date'
+  | 'time'
+  | 'emails'
+  | 'custom';
+
+export interface FieldOption {
+  value: string;
+  label: string;
+}
+
+export type Validator<V> = (value: unknown, values: V) => true | string | Promise<true | string>;
+
+export interface FieldDef<V = FieldValues> {
+  /** Path in the form values, e.g. 'reportSettings.emails'. */
+  name: string;
+  label: string;
+  kind?: FieldKind;
+  required?: boolean;
+  /** A custom rule: true when valid, else its message. */
+  validate?: Validator<V>;
+  options?: FieldOption[];
+  readOnly?: boolean;
+  hidden?: boolean;
+  helperText?: string;
+  /** Spans both columns of the form grid. */
+  wide?: boolean;
+  autoComplete?: string;
+  placeholder?: string;
+  /** For kind 'custom': renders the field itself. */
+  render?: (props: { value: unknown; onChange: (v: unknown) => void; readOnly: boolean }) => ReactNode;
+}
+
+function requiredInline(kind: FieldKind): string {
+  return kind === 'select' || kind === 'multiselect' || kind === 'autocomplete'
+    ? SELECT_ITEM_MESSAGE
+    : 'This field is required';
+}
+
+/** One field of a DetailForm, bound to react-hook-form. */
+export function FormField<V extends FieldValues>({
+  field: def,
+  control,
+  readOnly,
+}: {
+  field: FieldDef<V>;
+  control: Control<FieldValues>;
+  readOnly: boolean;
+}) {
+  const kind = def.kind ?? 'text';
+  const locked = readOnly || !!def.readOnly;
+  const validate = def.validate
+    ? (value: unknown, values: FieldValues) => def.validate!(value, values as V)
+    : undefined;
+  const emailsRule =
+    kind === 'emails'
+      ? (value: unknown) => {
+          const bad = ((value as string[] | undefined) ?? []).find((e) => !isEmail(e));
+          return bad === undefined || `'${bad}' is not a valid email address`;
+        }
+      : undefined;
+  const emailRule =
+    kind === 'email'
+      ? (value: unknown) =>
+          !value || isEmail(String(value)) || 'Please enter a valid email address'
+      : undefined;
+  const rules = {
+    required: def.required,
+    validate: {
+      ...(validate ? { rule: validate } : {}),
+      ...(emailsRule ? { emails: emailsRule } : {}),
+      ...(emailRule ? { email: emailRule } : {}),
+    },
+  };
+
+  return (
+    <Controller
+      name={def.name}
+      control={control}
+      rules={rules}
+      render={({ field, fieldState }) => {
+        const error = fieldState.error;
+        const helper =
+          error?.type === 'required'
+            ? requiredInline(kind)
+            : (error?.message ?? def.helperText);
+        const common = {
+          label: def.label,
+          required: def.required,
+          error: !!error,
+          helperText: helper,
+          name: field.name,
+          onBlur: field.onBlur,
+          inputRef: field.ref,
+        };
+        switch (kind) {
+          case 'checkbox':
+            return (
+              <div>
+                <FormControlLabel
+                  control={
+                    <Checkbox
+                      checked={!!field.value}
+                      onChange={(e) => field.onChange(e.target.checked)}
+                      disabled={locked}
+                      inputRef={field.ref}
+                    />
+                  }
+                  label={def.label}
+                />
+                {helper && <FormHelperText error={!!error}>{helper}</FormHelperText>}
+              </div>
+            );
+          case 'select':
+            return (
+              <TextField
+                {...common}
+                select
+                value={field.value ?? ''}
+                onChange={(e) => field.onChange(e.target.value)}
+                disabled={locked}
+              >
+                {(def.options ?? []).map((o) => (
+                  <MenuItem key={o.value} value={o.value}>
+                    {o.label}
+                  </MenuItem>
+                ))}
+              </TextField>
+            );
+          case 'multiselect': {
+            const options = def.options ?? [];
+            const selected = ((field.value as string[] | undefined) ?? []).map(
+              (v) => options.find((o) => o.value === v) ?? { value: v, label: v },
+            );
+            return (
+              <Autocomplete
+                multiple
+                options={options}
+                value={selected}
+                disabled={locked}
+                disableCloseOnSelect
+                filterSelectedOptions
+                getOptionLabel={(o) => o.label}
+                isOptionEqualToValue={(a, b) => a.value === b.value}
+                onChange={(_e, value) => field.onChange(value.map((o) => o.value))}
+                onBlur={field.onBlur}
+                renderInput={(params) => (
+                  <TextField {...params} {...common} onBlur={undefined} />
+                )}
+              />
+            );
+          }
+          case 'autocomplete':
+            return (
+              <Autocomplete
+                options={(def.options ?? []).map((o) => o.value)}
+                value={(field.value as string | null | undefined) || null}
+                disabled={locked}
+                getOptionLabel={(v) => def.options?.find((o) => o.value === v)?.label ?? v}
+                onChange={(_e, value) => field.onChange(value ?? '')}
+                onBlur={field.onBlur}
+                renderInput={(params) => (
+                  <TextField {...params} {...common} onBlur={undefined} />
+                )}
+              />
+            );
+          case 'emails':
+            return (
+              <Autocomplete
+                multiple
+                freeSolo
+                autoSelect
+                options={[] as string[]}
+                value={(field.value as string[] | undefined) ?? []}
+                disabled={locked}
+                onChange={(_e, value) =>
+                  field.onChange(value.map((v) => v.trim()).filter((v) => v !== ''))
+                }
+                onBlur={field.onBlur}
+                renderValue={(value, getItemProps) =>
+                  value.map((option, index) => {
+                    const { key, ...itemProps } = getItemProps({ index });
+                    return (
+                      <Chip
+                        key={key}
+                        size="small"
+                        label={option}
+                        color={isEmail(option) ? 'default' : 'error'}
+                        {...itemProps}
+                      />
+                    );
+                  })
+                }
+                renderInput={(params) => (
+                  <TextField
+                    {...params}
+                    {...common}
+                    onBlur={undefined}
+                    placeholder={locked ? undefined : (def.placeholder ?? 'Type an email, then Enter')}
+                  />
+                )}
+              />
+            );
+          case 'date':
+            return (
+              <DatePicker
+                label={def.label}
+                value={(field.value as Dayjs | null | undefined) ?? null}
+                onChange={(value) => field.onChange(value)}
+                readOnly={locked}
+                inputRef={field.ref}
+                slotProps={{
+                  textField: {
+                    required: def.required,
+                    error: !!error,
+                    helperText: helper,
+                    onBlur: field.onBlur,
+                    name: field.name,
+                    fullWidth: true,
+                    size: 'small',
+                  },
+                }}
+              />
+            );
+          case 'custom':
+            return (
+              <>
+                {def.render?.({ value: field.value, onChange: field.onChange, readOnly: locked })}
+                {helper && <FormHelperText error={!!error}>{helper}</FormHelperText>}
+              </>
+            );
+          default: {
+            const type =
+              kind === 'number'
+                ? 'number'
+                : kind === 'password'
+                  ? 'password'
+                  : kind === 'time'
+                    ? 'time'
+                    : kind === 'email'
+                      ? 'email'
+                      : 'text';
+            return (
+              <TextField
+                {...common}
+                type={type}
+                value={field.value ?? ''}
+                onChange={(e) => field.onChange(e.target.value)}
+                multiline={kind === 'textarea'}
+                minRows={kind === 'textarea' ? 3 : undefined}
+                autoComplete={def.autoComplete}
+                placeholder={def.placeholder}
+                slotProps={{
+                  input: { readOnly: locked },
+                  inputLabel: kind === 'time' ? { shrink: true } : undefined,
+                  htmlInput: kind === 'number' ? { step: 'any' } : undefined,
+                }}
+              />
+            );
+          }
+        }
+      }}
+    />
+  );
+}

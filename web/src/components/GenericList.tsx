@@ -1,0 +1,239 @@
+import AddIcon from '@mui/icons-material/Add';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Tooltip from '@mui/material/Tooltip';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import {
+  DataGrid,
+  type GridColDef,
+  type GridPaginationModel,
+  type GridSortModel,
+  type GridValidRowModel,
+} from '@mui/x-data-grid';
+import { keepPreviousData, useQuery, type UseQueryOptions } from '@tanstack/react-query';
+import { useMemo, useState, type ReactNode } from 'react';
+import { useSearchParams } from 'react-router';
+import { errorText, type Page } from '../api/client';
+import { PAGE_SIZES } from '../constants';
+import { useSiteNavigate } from '../features/session/SiteContext';
+import { ConfirmDialog, deleteConfirmMessage } from './ConfirmDialog';
+import { EmptyState } from './EmptyState';
+import { listQueryFromParams, sameListQuery, withListQuery, type ListQuery } from './listQuery';
+import { PageHeader } from './PageHeader';
+import { useSnackbar } from './Snackbar';
+
+export type ListColumn<T extends GridValidRowModel> = GridColDef<T> & {
+  /** Left out on extra-small screens so the main columns stay readable. */
+  hideOnMobile?: boolean;
+};
+
+export interface GenericListProps<T extends GridValidRowModel> {
+  title: string;
+  /** Query options from the feature's queries.ts for one page of rows. */
+  query: (q: ListQuery) => UseQueryOptions<Page<T>, Error, Page<T>, readonly unknown[]>;
+  columns: ListColumn<T>[];
+  getRowId: (row: T) => string;
+  /** The detail route of a row, opened by a click. */
+  rowPath?: (row: T) => string;
+  /** The route of a new record; the Add button shows only when canAdd. */
+  addPath?: string;
+  addLabel?: string;
+  canAdd?: boolean;
+  /** Entity name for messages, e.g. 'site'. */
+  name: string;
+  canDelete?: boolean;
+  onDelete?: (row: T) => Promise<unknown>;
+  emptyMessage?: string;
+  /** Uses the top-bar search (default true). */
+  searchable?: boolean;
+  actions?: ReactNode;
+  testId?: string;
+}
+
+function toSortModel(sort: string): GridSortModel {
+  if (!sort) return [];
+  const desc = sort.startsWith('-');
+  return [{ field: desc ? sort.slice(1) : sort, sort: desc ? 'desc' : 'asc' }];
+}
+
+function fromSortModel(model: GridSortModel): string {
+  const first = model[0];
+  if (!first || !first.sort) return '';
+  return `${first.sort === 'desc' ? '-' : ''}${first.field}`;
+}
+
+/** A server-paged, sortable, searchable list whose query lives in the URL. */
+export function GenericList<T extends GridValidRowModel>({
+  title,
+  query,
+  columns,
+  getRowId,
+  rowPath,
+  addPath,
+  addLabel = 'Add',
+  canAdd = false,
+  name,
+  canDelete = false,
+  onDelete,
+  emptyMessage,
+  searchable = true,
+  actions,
+  testId,
+}: GenericListProps<T>) {
+  const [params, setParams] = useSearchParams();
+  const navigate = useSiteNavigate();
+  const snackbar = useSnackbar();
+  const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const [pendingDelete, setPendingDelete] = useState<T | null>(null);
+  const [deleting, setDeleting] = useState(false);
+
+  const fromUrl = listQueryFromParams(params);
+  const current: ListQuery = searchable ? fromUrl : { ...fromUrl, search: '' };
+  const result = useQuery({ ...query(current), placeholderData: keepPreviousData });
+
+  const update = (next: ListQuery) => {
+    // An identical query changes nothing: no URL write, no new request.
+    if (sameListQuery(next, current)) return;
+    setParams((prev) => withListQuery(prev, next));
+  };
+
+  const onPagination = (model: GridPaginationModel) =>
+    update({
+      ...current,
+      page: model.pageSize !== current.limit ? 0 : model.page,
+      limit: model.pageSize,
+    });
+
+  const onSort = (model: GridSortModel) =>
+    update({ ...current, page: 0, sort: fromSortModel(model) });
+
+  const gridColumns = useMemo<GridColDef<T>[]>(() => {
+    const cols: GridColDef<T>[] = columns.map((c) => {
+      const { hideOnMobile: _hide, ...col } = c;
+      return { flex: 1, minWidth: 120, ...col };
+    });
+    if (canDelete && onDelete) {
+      cols.push({
+        field: '__actions',
+        headerName: '',
+        sortable: false,
+        filterable: false,
+        disableColumnMenu: true,
+        width: 64,
+        align: 'right',
+        renderCell: ({ row }) => (
+          <Tooltip title="Delete">
+            <IconButton
+              size="small"
+              aria-label="Delete"
+              data-testid="row-delete"
+              onClick={(e) => {
+                e.stopPropagation();
+                setPendingDelete(row);
+              }}
+            >
+              <DeleteOutline fontSize="small" />
+            </IconButton>
+          </Tooltip>
+        ),
+      });
+    }
+    return cols;
+  }, [columns, canDelete, onDelete]);
+
+  const visibility = useMemo(
+    () =>
+      Object.fromEntries(
+        columns.filter((c) => c.hideOnMobile).map((c) => [c.field, !mobile]),
+      ) as Record<string, boolean>,
+    [columns, mobile],
+  );
+
+  const confirmDelete = async () => {
+    if (!pendingDelete || !onDelete) return;
+    setDeleting(true);
+    try {
+      await onDelete(pendingDelete);
+    } catch (err) {
+      snackbar.error(`Delete failed: ${errorText(err)}`);
+    } finally {
+      setDeleting(false);
+      setPendingDelete(null);
+    }
+  };
+
+  const rows = result.data?.rows ?? [];
+  const total = result.data?.total ?? 0;
+  const empty = emptyMessage ?? `No ${title.toLowerCase()} found`;
+
+  return (
+    <Box data-testid={testId ?? 'generic-list'}>
+      <PageHeader
+        title={title}
+        subtitle={result.data ? `${total} total` : undefined}
+        actions={
+          <>
+            {actions}
+            {canAdd && addPath && (
+              <Button
+                variant="contained"
+                startIcon={<AddIcon />}
+                onClick={() => navigate(addPath)}
+                data-testid="list-add"
+              >
+                {addLabel}
+              </Button>
+            )}
+          </>
+        }
+      />
+      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+        <DataGrid<T>
+          label={title}
+          rows={rows}
+          columns={gridColumns}
+          getRowId={getRowId}
+          loading={result.isFetching}
+          rowCount={total}
+          paginationMode="server"
+          sortingMode="server"
+          filterMode="server"
+          paginationModel={{ page: current.page, pageSize: current.limit }}
+          onPaginationModelChange={onPagination}
+          pageSizeOptions={[...PAGE_SIZES]}
+          sortModel={toSortModel(current.sort)}
+          onSortModelChange={onSort}
+          sortingOrder={['asc', 'desc']}
+          columnVisibilityModel={visibility}
+          onRowClick={rowPath ? ({ row }) => navigate(rowPath(row)) : undefined}
+          disableRowSelectionOnClick
+          disableColumnFilter
+          disableColumnSelector
+          density="compact"
+          autoHeight
+          slots={{
+            noRowsOverlay: () => (
+              <EmptyState message={result.isError ? errorText(result.error) : empty} />
+            ),
+          }}
+          sx={{
+            '--DataGrid-overlayHeight': '180px',
+            '& .MuiDataGrid-cell': { overflow: 'hidden', textOverflow: 'ellipsis' },
+            ...(rowPath ? {} : { '& .MuiDataGrid-row': { cursor: 'default' } }),
+          }}
+        />
+      </Paper>
+      <ConfirmDialog
+        open={pendingDelete !== null}
+        message={deleteConfirmMessage(name)}
+        busy={deleting}
+        onCancel={() => setPendingDelete(null)}
+        onConfirm={confirmDelete}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,14 @@
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+
+export function Loading({ label = 'Loading', minHeight = 200 }: { label?: string; minHeight?: number | string }) {
+  return (
+    <Box
+      role="progressbar"
+      aria-label={label}
+      sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', minHeight }}
+    >
+      <CircularProgress size={32} />
+    </Box>
+  );
+}
