@@ -7,13 +7,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from argon2 import PasswordHasher
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.ids import ALL_SITES_ID
 from tagtrack.core.migrate import upgrade
-from tagtrack.core.security import hash_password
 from tagtrack.main import create_app
 from tagtrack.models import Site, User
 from tagtrack.orgs.repository import OrganizationRepository
@@ -24,6 +24,9 @@ from tests.database import test_database
 
 PASSWORD = "Correct-Horse-Battery-42"
 _counter = itertools.count(1)
+# Seeded users get a cheap hash so each organisation signs in quickly; the server
+# verifies whatever argon2 parameters a hash carries.
+FAST_HASH = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1).hash(PASSWORD)
 
 
 @pytest.fixture(scope="session")
@@ -91,20 +94,30 @@ async def org_factory(
             org = await service.create_organization(f"Org {n}", subdomain)
             roles = {r.name: r.id for r in await RoleRepository(session).list_for_org(org.id)}
             sites = [
-                Site(org_id=org.id, name=f"Site {c} {n}", start_date=org.time_created,
-                     timezone="Europe/London")
+                Site(
+                    org_id=org.id,
+                    name=f"Site {c} {n}",
+                    start_date=org.time_created,
+                    timezone="Europe/London",
+                )
                 for c in ("A", "B")
             ]
             session.add_all(sites)
             await session.flush()
             usernames = {}
-            hashed = hash_password(PASSWORD)
+            hashed = FAST_HASH
             for role in SEEDED_ROLES:
                 username = f"{role.lower().replace(' ', '')}.{subdomain}@example.com"
                 usernames[role] = username
                 session.add(
-                    User(org_id=org.id, name=f"{role} {n}", username=username,
-                         password_hash=hashed, role_ids=[roles[role]], site_ids=[ALL_SITES_ID])
+                    User(
+                        org_id=org.id,
+                        name=f"{role} {n}",
+                        username=username,
+                        password_hash=hashed,
+                        role_ids=[roles[role]],
+                        site_ids=[ALL_SITES_ID],
+                    )
                 )
         result = Org(org.id, subdomain, roles, [s.id for s in sites], usernames)
         for role, username in usernames.items():

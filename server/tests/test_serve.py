@@ -12,9 +12,7 @@ from tests.serve import serve
 @contextmanager
 def _login(url: str, username: str, password: str) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=url, timeout=10) as client:
-        response = client.post(
-            "/api/auth/login", json={"username": username, "password": password}
-        )
+        response = client.post("/api/auth/login", json={"username": username, "password": password})
         assert response.status_code == 200, response.text
         yield client
 

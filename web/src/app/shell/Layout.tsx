@@ -1,0 +1,136 @@
+import MenuIcon from '@mui/icons-material/Menu';
+import Alert from '@mui/material/Alert';
+import AppBar from '@mui/material/AppBar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Drawer from '@mui/material/Drawer';
+import IconButton from '@mui/material/IconButton';
+import Toolbar from '@mui/material/Toolbar';
+import { Suspense, useState } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { errorText } from '../../api/client';
+import { Loading } from '../../components/Loading';
+import { useCurrentUser } from '../../features/session/queries';
+import { SiteProvider } from '../../features/session/SiteContext';
+import { DatePickersProvider } from '../DatePickersProvider';
+import { DRAWER_WIDTH } from '../theme';
+import { AccountMenu } from './AccountMenu';
+import { DrawerContent } from './DrawerContent';
+import { SearchField } from './SearchField';
+
+const hideOnPrint = { displayPrint: 'none' } as const;
+
+/** The root layout: signed-in users only; a 401 sends the browser to login. */
+export default function Layout() {
+  const me = useCurrentUser();
+  if (me.isError) {
+    return (
+      <Box sx={{ p: 4 }}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" onClick={() => void me.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          Failed to load the current user: {errorText(me.error)}
+        </Alert>
+      </Box>
+    );
+  }
+  if (me.isPending) return <Loading minHeight="100vh" />;
+  return (
+    <SiteProvider>
+      <DatePickersProvider>
+        <Shell />
+      </DatePickersProvider>
+    </SiteProvider>
+  );
+}
+
+function Shell() {
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const { pathname } = useLocation();
+  const closeMobile = () => setMobileOpen(false);
+
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <AppBar
+        position="fixed"
+        color="inherit"
+        sx={{
+          ...hideOnPrint,
+          width: { sm: `calc(100% - ${DRAWER_WIDTH}px)` },
+          ml: { sm: `${DRAWER_WIDTH}px` },
+          borderBottom: 1,
+          borderColor: 'divider',
+          bgcolor: 'background.paper',
+        }}
+        data-testid="top-bar"
+      >
+        <Toolbar sx={{ gap: 1.5, px: { xs: 1, sm: 2 } }}>
+          <IconButton
+            aria-label="Open menu"
+            edge="start"
+            onClick={() => setMobileOpen(true)}
+            sx={{ display: { sm: 'none' } }}
+          >
+            <MenuIcon />
+          </IconButton>
+          <Box sx={{ flex: '1 1 auto', minWidth: 0 }}>
+            {/* A new screen starts with an empty search box. */}
+            <SearchField key={pathname} />
+          </Box>
+          <Box sx={{ display: { xs: 'none', sm: 'block' } }}>
+            <AccountMenu variant="menu" />
+          </Box>
+        </Toolbar>
+      </AppBar>
+      <Box
+        component="nav"
+        aria-label="Navigation"
+        sx={{ ...hideOnPrint, width: { sm: DRAWER_WIDTH }, flexShrink: { sm: 0 } }}
+      >
+        <Drawer
+          variant="temporary"
+          open={mobileOpen}
+          onClose={closeMobile}
+          sx={{
+            display: { xs: 'block', sm: 'none' },
+            '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },
+          }}
+          data-testid="drawer-mobile"
+        >
+          <DrawerContent mobile onNavigate={closeMobile} />
+        </Drawer>
+        <Drawer
+          variant="permanent"
+          open
+          sx={{
+            display: { xs: 'none', sm: 'block' },
+            '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },
+          }}
+          data-testid="drawer"
+        >
+          <DrawerContent />
+        </Drawer>
+      </Box>
+      <Box
+        component="main"
+        sx={{
+          flexGrow: 1,
+          minWidth: 0,
+          width: { sm: `calc(100% - ${DRAWER_WIDTH}px)` },
+          p: { xs: 1.5, sm: 3 },
+          '@media print': { width: '100%', p: 0 },
+        }}
+      >
+        <Toolbar sx={hideOnPrint} />
+        <Suspense fallback={<Loading />}>
+          <Outlet />
+        </Suspense>
+      </Box>
+    </Box>
+  );
+}

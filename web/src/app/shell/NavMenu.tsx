@@ -1,0 +1,118 @@
+import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
+import AssessmentOutlined from '@mui/icons-material/AssessmentOutlined';
+import BadgeOutlined from '@mui/icons-material/BadgeOutlined';
+import EventNoteOutlined from '@mui/icons-material/EventNoteOutlined';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import HomeOutlined from '@mui/icons-material/HomeOutlined';
+import Inventory2Outlined from '@mui/icons-material/Inventory2Outlined';
+import MapOutlined from '@mui/icons-material/MapOutlined';
+import PhotoLibraryOutlined from '@mui/icons-material/PhotoLibraryOutlined';
+import SummarizeOutlined from '@mui/icons-material/SummarizeOutlined';
+import TuneOutlined from '@mui/icons-material/TuneOutlined';
+import Collapse from '@mui/material/Collapse';
+import List from '@mui/material/List';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Link, useLocation } from 'react-router';
+import { useSsoAvailable } from '../../features/auth/queries';
+import { usePermissions } from '../../features/session/queries';
+import { useSitePath } from '../../features/session/SiteContext';
+import { useLabels } from '../../features/settings/queries';
+import { buildMenu, isActivePath, type MenuIcon, type MenuLink } from './menu';
+
+const ICONS: Record<MenuIcon, ReactNode> = {
+  home: <HomeOutlined fontSize="small" />,
+  events: <EventNoteOutlined fontSize="small" />,
+  items: <Inventory2Outlined fontSize="small" />,
+  images: <PhotoLibraryOutlined fontSize="small" />,
+  maps: <MapOutlined fontSize="small" />,
+  reports: <AssessmentOutlined fontSize="small" />,
+  customReports: <SummarizeOutlined fontSize="small" />,
+  workers: <BadgeOutlined fontSize="small" />,
+  admin: <AdminPanelSettingsOutlined fontSize="small" />,
+  configuration: <TuneOutlined fontSize="small" />,
+};
+
+function NavLink({
+  entry,
+  nested,
+  onNavigate,
+}: {
+  entry: MenuLink;
+  nested?: boolean;
+  onNavigate?: () => void;
+}) {
+  const { pathname } = useLocation();
+  const sitePath = useSitePath();
+  const active = isActivePath(entry.path, pathname);
+  return (
+    <ListItemButton
+      component={Link}
+      to={sitePath(entry.path)}
+      selected={active}
+      aria-current={active ? 'page' : undefined}
+      onClick={onNavigate}
+      sx={{ pl: nested ? 6.5 : 2, py: 0.5, my: 0.125 }}
+    >
+      {!nested && entry.icon && <ListItemIcon>{ICONS[entry.icon]}</ListItemIcon>}
+      <ListItemText
+        primary={entry.label}
+        slotProps={{ primary: { noWrap: true, fontSize: 14, title: entry.label } }}
+      />
+    </ListItemButton>
+  );
+}
+
+/** The drawer menu; groups start open and fold on a click. */
+export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
+  const perms = usePermissions();
+  const labels = useLabels();
+  const askSso = perms.can('ssosettings', 'create');
+  const okta = useSsoAvailable('okta', askSso);
+  const entra = useSsoAvailable('entra', askSso);
+  const [closed, setClosed] = useState<Record<string, boolean>>({});
+
+  const entries = useMemo(
+    () =>
+      buildMenu({
+        can: perms.can,
+        labels,
+        ssoAvailable: okta.data === true || entra.data === true,
+      }),
+    [perms.can, labels, okta.data, entra.data],
+  );
+
+  return (
+    <List component="nav" aria-label="Main menu" dense sx={{ px: 1 }}>
+      {entries.map((entry) => {
+        if (entry.kind === 'link') {
+          return <NavLink key={entry.path} entry={entry} onNavigate={onNavigate} />;
+        }
+        const open = !closed[entry.label];
+        return (
+          <li key={entry.label} style={{ listStyle: 'none' }}>
+            <ListItemButton
+              onClick={() => setClosed((c) => ({ ...c, [entry.label]: open }))}
+              aria-expanded={open}
+              sx={{ pl: 2, py: 0.5, my: 0.125 }}
+            >
+              <ListItemIcon>{ICONS[entry.icon]}</ListItemIcon>
+              <ListItemText primary={entry.label} slotProps={{ primary: { fontSize: 14 } }} />
+              {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
+            </ListItemButton>
+            <Collapse in={open} timeout="auto">
+              <List dense disablePadding aria-label={entry.label}>
+                {entry.children.map((child) => (
+                  <NavLink key={child.path} entry={child} nested onNavigate={onNavigate} />
+                ))}
+              </List>
+            </Collapse>
+          </li>
+        );
+      })}
+    </List>
+  );
+}
