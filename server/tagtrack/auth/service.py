@@ -3,7 +3,6 @@
 from dataclasses import dataclass
 from datetime import timedelta
 
-from tagtrack.auth.principal import Principal
 from tagtrack.auth.repository import AuthRepository, FailureRecorder
 from tagtrack.auth.schemas import CurrentUser, SecurityContext
 from tagtrack.core.config import Settings
@@ -46,18 +45,6 @@ def current_user_of(user: User, super_admin: bool) -> CurrentUser:
         securityCtx=SecurityContext(sites=list(user.site_ids), companies=[user.org_id]),
         superAdmin=super_admin,
         orgId=user.org_id,
-    )
-
-
-def current_user_of_principal(principal: Principal) -> CurrentUser:
-    return CurrentUser(
-        id=principal.user_id,
-        name=principal.name,
-        username=principal.username,
-        roles=list(principal.role_ids),
-        securityCtx=SecurityContext(sites=list(principal.site_ids), companies=[principal.org_id]),
-        superAdmin=principal.super_admin,
-        orgId=principal.org_id,
     )
 
 

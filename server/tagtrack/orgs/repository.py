@@ -1,15 +1,14 @@
 from collections.abc import Sequence
 
-from sqlalchemy import delete, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import select
 
 from tagtrack.kit.lists import ListParams, paginate
+from tagtrack.kit.repository import Repository
 from tagtrack.models import Organization
 
 
-class OrganizationRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class OrganizationRepository(Repository[Organization]):
+    model = Organization
 
     async def list_page(self, params: ListParams) -> tuple[Sequence[Organization], int]:
         return await paginate(
@@ -36,12 +35,4 @@ class OrganizationRepository:
         stmt = select(Organization.id).where(Organization.subdomain == subdomain)
         if except_id:
             stmt = stmt.where(Organization.id != except_id)
-        return (await self.session.execute(stmt.limit(1))).first() is not None
-
-    async def add(self, org: Organization) -> Organization:
-        self.session.add(org)
-        await self.session.flush()
-        return org
-
-    async def delete(self, org: Organization) -> None:
-        await self.session.execute(delete(Organization).where(Organization.id == org.id))
+        return await self.exists(stmt)

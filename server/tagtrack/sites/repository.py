@@ -1,15 +1,14 @@
 from collections.abc import Sequence
 
-from sqlalchemy import delete, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import select
 
 from tagtrack.kit.lists import ListParams, paginate
+from tagtrack.kit.repository import Repository
 from tagtrack.models import Site
 
 
-class SiteRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class SiteRepository(Repository[Site]):
+    model = Site
 
     async def list_page(
         self, org_id: str, site_ids: Sequence[str] | None, params: ListParams
@@ -35,12 +34,4 @@ class SiteRepository:
         stmt = select(Site.id).where(Site.org_id == org_id, Site.name == name)
         if except_id:
             stmt = stmt.where(Site.id != except_id)
-        return (await self.session.execute(stmt.limit(1))).first() is not None
-
-    async def add(self, site: Site) -> Site:
-        self.session.add(site)
-        await self.session.flush()
-        return site
-
-    async def delete(self, site: Site) -> None:
-        await self.session.execute(delete(Site).where(Site.id == site.id))
+        return await self.exists(stmt)

@@ -68,7 +68,7 @@ class SiteService:
 
     async def create(self, principal: Principal, body: SiteWrite) -> SiteRead:
         await self._unique_name(principal, body.name, None)
-        site = Site(orgid=principal.org_id)
+        site = Site(org_id=principal.org_id)
         self._apply(site, body)
         return site_read(await self.repository.add(site))
 

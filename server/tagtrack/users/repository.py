@@ -1,15 +1,14 @@
 from collections.abc import Sequence
 
-from sqlalchemy import delete, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import func, select
 
 from tagtrack.kit.lists import ListParams, paginate
+from tagtrack.kit.repository import Repository
 from tagtrack.models import Role, Site, User
 
 
-class UserRepository:
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
+class UserRepository(Repository[User]):
+    model = User
 
     async def list_page(self, org_id: str, params: ListParams) -> tuple[Sequence[User], int]:
         return await paginate(
@@ -30,15 +29,7 @@ class UserRepository:
         stmt = select(User.id).where(func.lower(User.username) == username.lower())
         if except_id:
             stmt = stmt.where(User.id != except_id)
-        return (await self.session.execute(stmt.limit(1))).first() is not None
-
-    async def add(self, user: User) -> User:
-        self.session.add(user)
-        await self.session.flush()
-        return user
-
-    async def delete(self, user: User) -> None:
-        await self.session.execute(delete(User).where(User.id == user.id))
+        return await self.exists(stmt)
 
     async def all_in_org(self, org_id: str) -> Sequence[User]:
         stmt = select(User).where(User.org_id == org_id).order_by(User.username)

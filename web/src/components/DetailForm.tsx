@@ -1,5 +1,5 @@
 import ArrowBack from '@mui/icons-material/ArrowBack';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Save from '@mui/icons-material/Save';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -57,21 +57,40 @@ function valueAt(values: FieldValues, path: string): unknown {
   return path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)?.[key], values);
 }
 
-function errorAt(errors: FieldErrors, path: string): { type?: string; message?: string } | undefined {
-  const e = valueAt(errors as FieldValues, path) as { type?: unknown; message?: unknown } | undefined;
+function errorAt(
+  errors: FieldErrors,
+  path: string,
+): { type?: string; message?: string } | undefined {
+  const e = valueAt(errors as FieldValues, path) as
+    { type?: unknown; message?: unknown } | undefined;
   if (!e || typeof e !== 'object' || !('type' in e)) return undefined;
   return { type: String(e.type), message: typeof e.message === 'string' ? e.message : undefined };
 }
 
+/** Fields with their value-dependent flags settled for the current values. */
+function resolveFields<V extends FieldValues>(fields: FieldDef<V>[] | undefined, values: V) {
+  return (fields ?? []).map((f) => ({
+    ...f,
+    hidden: typeof f.hidden === 'function' ? f.hidden(values) : !!f.hidden,
+    required: f.requiredWhen ? f.requiredWhen(values) : f.required,
+  }));
+}
+
+/** Copies the values with number fields parsed; other values (dates!) keep their identity. */
 function withNumbers<V extends FieldValues>(values: V, tabs: TabDef<V>[]): V {
-  const out = structuredClone(values) as FieldValues;
+  let out: FieldValues = values;
   for (const tab of tabs) {
     for (const f of tab.fields ?? []) {
       if (f.kind !== 'number') continue;
       const keys = f.name.split('.');
-      const last = keys.pop()!;
-      const parent = keys.reduce<FieldValues>((o, k) => (o[k] ??= {}), out);
-      parent[last] = parseNumber(parent[last]);
+      const set = (obj: FieldValues, depth: number): FieldValues => {
+        const key = keys[depth]!;
+        const copy = { ...obj };
+        copy[key] =
+          depth === keys.length - 1 ? parseNumber(obj[key]) : set(obj[key] ?? {}, depth + 1);
+        return copy;
+      };
+      out = set(out, 0);
     }
   }
   return out as V;
@@ -131,13 +150,15 @@ export function DetailForm<V extends FieldValues, R = unknown>({
 
   const onInvalid = (errors: FieldErrors) => {
     // The first failing field in tab order names itself and its tab; its tab opens.
+    const current = form.getValues() as V;
     for (const [index, tab] of visibleTabs.entries()) {
-      for (const f of tab.fields ?? []) {
+      for (const f of resolveFields(tab.fields, current)) {
         if (f.hidden) continue;
         const error = errorAt(errors, f.name);
         if (!error) continue;
         setTabIndex(index);
-        snackbar.error(invalidMessage ?? validationMessage(f.label, tab.label, error));
+        const custom = error.type !== 'required' ? f.submitMessage : undefined;
+        snackbar.error(invalidMessage ?? custom ?? validationMessage(f.label, tab.label, error));
         return;
       }
     }
@@ -163,7 +184,7 @@ export function DetailForm<V extends FieldValues, R = unknown>({
   const values = useWatch({ control: form.control }) as V;
   const errors = form.formState.errors;
   const tabHasError = (tab: TabDef<V>) =>
-    (tab.fields ?? []).some((f) => !f.hidden && errorAt(errors, f.name));
+    resolveFields(tab.fields, values).some((f) => !f.hidden && errorAt(errors, f.name));
 
   return (
     <Box
@@ -174,7 +195,10 @@ export function DetailForm<V extends FieldValues, R = unknown>({
     >
       <PageHeader
         title={
-          <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+          <Box
+            component="span"
+            sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, minWidth: 0 }}
+          >
             <Tooltip title="Back">
               <IconButton aria-label="Back" onClick={goBack} size="small" edge="start">
                 <ArrowBack />
@@ -233,7 +257,7 @@ export function DetailForm<V extends FieldValues, R = unknown>({
             aria-label={tab.label}
             sx={{ p: { xs: 2, sm: 3 } }}
           >
-            {(tab.fields ?? []).length > 0 && (
+            {resolveFields(tab.fields, values).some((f) => !f.hidden) && (
               <Box
                 sx={{
                   display: 'grid',
@@ -242,10 +266,13 @@ export function DetailForm<V extends FieldValues, R = unknown>({
                   alignItems: 'start',
                 }}
               >
-                {(tab.fields ?? [])
+                {resolveFields(tab.fields, values)
                   .filter((f) => !f.hidden)
                   .map((f) => (
-                    <Box key={f.name} sx={{ gridColumn: f.wide ? '1 / -1' : undefined, minWidth: 0 }}>
+                    <Box
+                      key={f.name}
+                      sx={{ gridColumn: f.wide ? '1 / -1' : undefined, minWidth: 0 }}
+                    >
                       <FormField field={f} control={form.control} readOnly={readOnly} />
                     </Box>
                   ))}

@@ -43,14 +43,23 @@ export interface FieldDef<V = FieldValues> {
   validate?: Validator<V>;
   options?: FieldOption[];
   readOnly?: boolean;
-  hidden?: boolean;
+  /** Static, or decided from the current values (e.g. shown only for a new record). */
+  hidden?: boolean | ((values: V) => boolean);
+  /** Like hidden: a required flag may depend on other fields. */
+  requiredWhen?: (values: V) => boolean;
+  /** Shown verbatim in the snackbar when this field's custom rule fails. */
+  submitMessage?: string;
   helperText?: string;
   /** Spans both columns of the form grid. */
   wide?: boolean;
   autoComplete?: string;
   placeholder?: string;
   /** For kind 'custom': renders the field itself. */
-  render?: (props: { value: unknown; onChange: (v: unknown) => void; readOnly: boolean }) => ReactNode;
+  render?: (props: {
+    value: unknown;
+    onChange: (v: unknown) => void;
+    readOnly: boolean;
+  }) => ReactNode;
 }
 
 function requiredInline(kind: FieldKind): string {
@@ -83,8 +92,7 @@ export function FormField<V extends FieldValues>({
       : undefined;
   const emailRule =
     kind === 'email'
-      ? (value: unknown) =>
-          !value || isEmail(String(value)) || 'Please enter a valid email address'
+      ? (value: unknown) => !value || isEmail(String(value)) || 'Please enter a valid email address'
       : undefined;
   const rules = {
     required: def.required,
@@ -103,9 +111,7 @@ export function FormField<V extends FieldValues>({
       render={({ field, fieldState }) => {
         const error = fieldState.error;
         const helper =
-          error?.type === 'required'
-            ? requiredInline(kind)
-            : (error?.message ?? def.helperText);
+          error?.type === 'required' ? requiredInline(kind) : (error?.message ?? def.helperText);
         const common = {
           label: def.label,
           required: def.required,
@@ -125,7 +131,6 @@ export function FormField<V extends FieldValues>({
                       checked={!!field.value}
                       onChange={(e) => field.onChange(e.target.checked)}
                       disabled={locked}
-                      inputRef={field.ref}
                     />
                   }
                   label={def.label}
@@ -166,9 +171,7 @@ export function FormField<V extends FieldValues>({
                 isOptionEqualToValue={(a, b) => a.value === b.value}
                 onChange={(_e, value) => field.onChange(value.map((o) => o.value))}
                 onBlur={field.onBlur}
-                renderInput={(params) => (
-                  <TextField {...params} {...common} onBlur={undefined} />
-                )}
+                renderInput={(params) => <TextField {...params} {...common} onBlur={undefined} />}
               />
             );
           }
@@ -181,9 +184,7 @@ export function FormField<V extends FieldValues>({
                 getOptionLabel={(v) => def.options?.find((o) => o.value === v)?.label ?? v}
                 onChange={(_e, value) => field.onChange(value ?? '')}
                 onBlur={field.onBlur}
-                renderInput={(params) => (
-                  <TextField {...params} {...common} onBlur={undefined} />
-                )}
+                renderInput={(params) => <TextField {...params} {...common} onBlur={undefined} />}
               />
             );
           case 'emails':
@@ -218,7 +219,9 @@ export function FormField<V extends FieldValues>({
                     {...params}
                     {...common}
                     onBlur={undefined}
-                    placeholder={locked ? undefined : (def.placeholder ?? 'Type an email, then Enter')}
+                    placeholder={
+                      locked ? undefined : (def.placeholder ?? 'Type an email, then Enter')
+                    }
                   />
                 )}
               />

@@ -1,7 +1,13 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 
-export function Loading({ label = 'Loading', minHeight = 200 }: { label?: string; minHeight?: number | string }) {
+export function Loading({
+  label = 'Loading',
+  minHeight = 200,
+}: {
+  label?: string;
+  minHeight?: number | string;
+}) {
   return (
     <Box
       role="progressbar"

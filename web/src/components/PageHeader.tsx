@@ -24,7 +24,12 @@ export function PageHeader({
       }}
     >
       <Box sx={{ flex: '1 1 auto', minWidth: 0 }}>
-        <Typography variant="h5" component="h1" noWrap title={typeof title === 'string' ? title : undefined}>
+        <Typography
+          variant="h5"
+          component="h1"
+          noWrap
+          title={typeof title === 'string' ? title : undefined}
+        >
           {title}
         </Typography>
         {subtitle && (
@@ -34,7 +39,9 @@ export function PageHeader({
         )}
       </Box>
       {actions && (
-        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>{actions}</Box>
+        <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+          {actions}
+        </Box>
       )}
     </Box>
   );

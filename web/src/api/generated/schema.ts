@@ -13,7 +13,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["login"];
+        /**
+         * Login
+         * @description Sign in; sets a new HttpOnly session cookie. Failures: 'rate limited', 'account locked'.
+         */
+        post: operations["login_api_auth_login_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -29,7 +33,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["logout"];
+        /**
+         * Logout
+         * @description Revoke the session and clear its cookie.
+         */
+        post: operations["logout_api_auth_logout_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -43,41 +51,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["sso_available"];
+        /**
+         * Sso Available
+         * @description Whether single sign-on of this kind is offered on the login page.
+         */
+        get: operations["sso_available_api_auth__kind__available_get"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passwordresetrequest": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: operations["password_reset_request"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/passwordreset": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post: operations["password_reset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -91,123 +71,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_me"];
-        put: operations["update_me"];
+        /**
+         * Get Me
+         * @description The signed-in user.
+         */
+        get: operations["get_me_api_users_me_get"];
+        /**
+         * Update Me
+         * @description Edit one's own name, username and password (a new password ends every session).
+         */
+        put: operations["update_me_api_users_me_put"];
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/accessRules": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["access_rules"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/roles": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["list_roles"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/version": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["version"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/timezones": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["timezones"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/sites": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["list_sites"];
-        put?: never;
-        post: operations["create_site"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/sites/{site_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                site_id: string;
-            };
-            cookie?: never;
-        };
-        get: operations["get_site"];
-        put: operations["update_site"];
-        post?: never;
-        delete: operations["delete_site"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/orgsettings": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["get_org_settings"];
-        put?: never;
-        post: operations["save_org_settings"];
         delete?: never;
         options?: never;
         head?: never;
@@ -221,9 +95,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["list_users"];
-        put: operations["update_user"];
-        post: operations["create_user"];
+        /**
+         * List Users
+         * @description Users of the organisation; sort by name or username; total in x-total-count.
+         */
+        get: operations["list_users_api_users_get"];
+        /**
+         * Update User
+         * @description Update a user (the body carries its id); a new password ends its sessions.
+         */
+        put: operations["update_user_api_users_put"];
+        /**
+         * Create User
+         * @description Create a user; a password meeting the password rule is required.
+         */
+        post: operations["create_user_api_users_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -234,15 +120,21 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                user_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
-        get: operations["get_user"];
-        put: operations["reset_user_password"];
+        /**
+         * Get User
+         * @description One user of the organisation.
+         */
+        get: operations["get_user_api_users__user_id__get"];
+        put?: never;
         post?: never;
-        delete: operations["delete_user"];
+        /**
+         * Delete User
+         * @description Delete a user; one's own account cannot be deleted.
+         */
+        delete: operations["delete_user_api_users__user_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -255,7 +147,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["usernames"];
+        /**
+         * Usernames
+         * @description Usernames of the organisation (uploader look-ups and the like).
+         */
+        get: operations["usernames_api_usernames_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -273,7 +169,51 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["check_email"];
+        /**
+         * Check Email
+         * @description Whether a username (email) is already taken.
+         */
+        post: operations["check_email_api_check_email_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Roles
+         * @description Roles of the organisation, sorted by name (Super Admin only for super admins).
+         */
+        get: operations["list_roles_api_roles_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/accessRules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Access Rules
+         * @description Rights per resource, merged over the given roles of this organisation.
+         */
+        get: operations["access_rules_api_accessRules_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -287,9 +227,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["list_organizations"];
+        /**
+         * List Organizations
+         * @description Every organisation (super admins only); total in x-total-count.
+         */
+        get: operations["list_organizations_api_organizations_get"];
         put?: never;
-        post: operations["create_organization"];
+        /**
+         * Create Organization
+         * @description Create an organisation with the seeded roles; subdomains are unique.
+         */
+        post: operations["create_organization_api_organizations_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -300,15 +248,165 @@ export interface paths {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                org_id: string;
-            };
+            path?: never;
             cookie?: never;
         };
-        get: operations["get_organization"];
-        put: operations["update_organization"];
+        /**
+         * Get Organization
+         * @description One organisation (super admins only).
+         */
+        get: operations["get_organization_api_organizations__org_id__get"];
+        /**
+         * Update Organization
+         * @description Replace an organisation's fields.
+         */
+        put: operations["update_organization_api_organizations__org_id__put"];
         post?: never;
-        delete: operations["delete_organization"];
+        /**
+         * Delete Organization
+         * @description Delete another organisation and everything it owns.
+         */
+        delete: operations["delete_organization_api_organizations__org_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Sites
+         * @description Sites in the caller's scope, sorted by name by default; total in x-total-count.
+         */
+        get: operations["list_sites_api_sites_get"];
+        put?: never;
+        /**
+         * Create Site
+         * @description Create a site; name, start date and timezone are required, names unique.
+         */
+        post: operations["create_site_api_sites_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sites/{site_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Site
+         * @description One site in the caller's scope.
+         */
+        get: operations["get_site_api_sites__site_id__get"];
+        /**
+         * Update Site
+         * @description Replace a site's fields.
+         */
+        put: operations["update_site_api_sites__site_id__put"];
+        post?: never;
+        /**
+         * Delete Site
+         * @description Delete a site and everything it owns.
+         */
+        delete: operations["delete_site_api_sites__site_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/orgsettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Org Settings
+         * @description Organisation labels and hideWorkers; empty labels mean the defaults.
+         */
+        get: operations["get_org_settings_api_orgsettings_get"];
+        put?: never;
+        /**
+         * Save Org Settings
+         * @description Save the organisation settings.
+         */
+        post: operations["save_org_settings_api_orgsettings_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sites/{site_id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Site Settings
+         * @description Settings of one site.
+         */
+        get: operations["get_site_settings_api_sites__site_id__settings_get"];
+        /**
+         * Save Site Settings
+         * @description Replace the settings of one site.
+         */
+        put: operations["save_site_settings_api_sites__site_id__settings_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/timezones": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Timezones
+         * @description IANA timezone names, sorted.
+         */
+        get: operations["timezones_api_timezones_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Version
+         * @description The product version.
+         */
+        get: operations["version_api_version_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -318,148 +416,474 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        ErrorBody: {
-            reason: string;
-            message: string;
-        };
-        LoginRequest: {
-            username: string;
-            password: string;
-        };
-        PasswordReset: {
-            password: string;
-            token: string;
-        };
-        SecurityContext: {
-            sites?: string[];
-            companies?: string[];
-        };
-        CurrentUser: {
-            id: string;
-            name: string;
-            username: string;
-            roles: string[];
-            securityCtx: components["schemas"]["SecurityContext"];
-            superAdmin: boolean;
-            orgId: string;
-        };
-        MeUpdate: {
-            name: string;
-            username: string;
-            password?: string | null;
-        };
-        SsoAvailability: {
-            available: boolean;
-        };
+        /** AccessRuleRead */
         AccessRuleRead: {
+            /** Resource */
             resource: string;
+            /** Create */
             create: boolean;
+            /** Modify */
             modify: boolean;
+            /** Delete */
             delete: boolean;
         };
-        RoleRead: {
+        /** CurrentUser */
+        CurrentUser: {
+            /** Id */
             id: string;
+            /** Name */
+            name: string;
+            /** Username */
+            username: string;
+            /** Roles */
+            roles: string[];
+            securityCtx: components["schemas"]["SecurityContext"];
+            /** Superadmin */
+            superAdmin: boolean;
+            /** Orgid */
+            orgId: string;
+        };
+        /** EmailCheck */
+        EmailCheck: {
+            /** Email */
+            email: string;
+        };
+        /** EmailCheckResult */
+        EmailCheckResult: {
+            /** Exists */
+            exists: boolean;
+        };
+        /** EndpointRef */
+        EndpointRef: {
+            /** Id */
+            _id: string;
+            /** Name */
             name: string;
         };
-        Version: {
-            version: string;
+        /** ErrorBody */
+        ErrorBody: {
+            /** Reason */
+            reason: string;
+            /** Message */
+            message: string;
         };
-        TimezoneRead: {
-            id: string;
+        /** HTTPValidationError */
+        HTTPValidationError: {
+            /** Detail */
+            detail?: components["schemas"]["ValidationError"][];
         };
+        /** HeaderAssetField */
+        HeaderAssetField: {
+            /** Header */
+            header: string;
+            /**
+             * Assetfield
+             * @enum {string}
+             */
+            assetField: "name" | "description" | "serial" | "tags" | "tags1" | "tags2" | "categories" | "labels";
+        };
+        /** ImportMapping */
+        ImportMapping: {
+            /**
+             * Name
+             * @default DEFAULT
+             */
+            name: string;
+            /** Headerassetfields */
+            headerAssetFields?: components["schemas"]["HeaderAssetField"][];
+        };
+        /** ImportSettings */
+        ImportSettings: {
+            /** Importmappings */
+            importMappings?: components["schemas"]["ImportMapping"][];
+            /**
+             * Requirezone
+             * @default false
+             */
+            requireZone: boolean;
+            /**
+             * Generateprefixtag
+             * @default false
+             */
+            generatePrefixTag: boolean;
+            /**
+             * Prefixedtagdupcheck
+             * @default false
+             */
+            prefixedTagDupCheck: boolean;
+        };
+        /** LoginRequest */
+        LoginRequest: {
+            /** Username */
+            username: string;
+            /** Password */
+            password: string;
+        };
+        /** MeUpdate */
+        MeUpdate: {
+            /** Name */
+            name: string;
+            /**
+             * Username
+             * Format: email
+             */
+            username: string;
+            /**
+             * Password
+             * @description Empty keeps it
+             */
+            password?: string | null;
+        };
+        /** OrgSettingsBody */
+        OrgSettingsBody: {
+            /**
+             * Workerlabel
+             * @default
+             */
+            workerLabel: string;
+            /**
+             * Itemlabel
+             * @default
+             */
+            itemLabel: string;
+            /**
+             * Hideworkers
+             * @default false
+             */
+            hideWorkers: boolean;
+            /**
+             * Itemnamelabel
+             * @default
+             */
+            itemNameLabel: string;
+            /**
+             * Itemseriallabel
+             * @default
+             */
+            itemSerialLabel: string;
+        };
+        /** OrganizationRead */
+        OrganizationRead: {
+            /** Name */
+            name: string;
+            /**
+             * Subdomain
+             * @description Lowercase letters, digits and hyphens; unique
+             */
+            subdomain: string;
+            /**
+             * Oktaenabled
+             * @default false
+             */
+            oktaEnabled: boolean;
+            /**
+             * Entraenabled
+             * @default false
+             */
+            entraEnabled: boolean;
+            /** Id */
+            _id: string;
+            /**
+             * Timecreated
+             * Format: date-time
+             */
+            timeCreated: string;
+        };
+        /** OrganizationWrite */
+        OrganizationWrite: {
+            /** Name */
+            name: string;
+            /**
+             * Subdomain
+             * @description Lowercase letters, digits and hyphens; unique
+             */
+            subdomain: string;
+            /**
+             * Oktaenabled
+             * @default false
+             */
+            oktaEnabled: boolean;
+            /**
+             * Entraenabled
+             * @default false
+             */
+            entraEnabled: boolean;
+            /** Id */
+            _id?: string | null;
+        };
+        /** ReportSettings */
         ReportSettings: {
-            dailyTime?: string;
+            /**
+             * Dailytime
+             * @description HH:MM in the site's timezone, or empty
+             * @default
+             */
+            dailyTime: string;
+            /** Emails */
             emails?: string[];
         };
-        EndpointRef: {
-            _id: string;
-            name: string;
-        };
-        SiteRead: {
-            _id: string;
-            name: string;
-            description: string;
-            /** Format: date-time */
-            startDate: string;
-            addressLine1: string;
-            addressLine2: string;
-            city: string;
-            state: string;
-            country: string;
-            zipcode: string;
-            timezone: components["schemas"]["TimezoneRead"];
-            reportSettings: components["schemas"]["ReportSettings"];
-            endpoints: components["schemas"]["EndpointRef"][];
-        };
-        SiteWrite: {
-            _id?: string | null;
-            name: string;
-            description?: string;
-            /** Format: date-time */
-            startDate: string;
-            addressLine1?: string;
-            addressLine2?: string;
-            city?: string;
-            state?: string;
-            country?: string;
-            zipcode?: string;
-            timezone: components["schemas"]["TimezoneRead"];
-            reportSettings?: components["schemas"]["ReportSettings"];
-        };
-        OrgSettings: {
-            itemLabel?: string;
-            workerLabel?: string;
-            itemNameLabel?: string;
-            itemSerialLabel?: string;
-            hideWorkers?: boolean;
-        };
-        UserRead: {
+        /** RoleRead */
+        RoleRead: {
+            /** Id */
             id: string;
+            /** Name */
             name: string;
+        };
+        /** SecurityContext */
+        SecurityContext: {
+            /** Sites */
+            sites?: string[];
+            /** Companies */
+            companies?: string[];
+        };
+        /** SiteRead */
+        SiteRead: {
+            /** Name */
+            name: string;
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            /**
+             * Startdate
+             * Format: date-time
+             */
+            startDate: string;
+            /**
+             * Addressline1
+             * @default
+             */
+            addressLine1: string;
+            /**
+             * Addressline2
+             * @default
+             */
+            addressLine2: string;
+            /**
+             * City
+             * @default
+             */
+            city: string;
+            /**
+             * State
+             * @default
+             */
+            state: string;
+            /**
+             * Country
+             * @default
+             */
+            country: string;
+            /**
+             * Zipcode
+             * @default
+             */
+            zipcode: string;
+            timezone: components["schemas"]["Timezone"];
+            reportSettings?: components["schemas"]["ReportSettings"];
+            /** Id */
+            _id: string;
+            /** Endpoints */
+            endpoints?: components["schemas"]["EndpointRef"][];
+        };
+        /** SiteSettingsBody */
+        SiteSettingsBody: {
+            /**
+             * Workerlabel
+             * @default
+             */
+            workerLabel: string;
+            /**
+             * Itemlabel
+             * @default
+             */
+            itemLabel: string;
+            /**
+             * Hideworkers
+             * @default false
+             */
+            hideWorkers: boolean;
+            /**
+             * Itemnamelabel
+             * @default
+             */
+            itemNameLabel: string;
+            /**
+             * Itemseriallabel
+             * @default
+             */
+            itemSerialLabel: string;
+            /** Parentcategories */
+            parentCategories?: string[];
+            /** Thingheaders */
+            thingHeaders?: string[];
+            /**
+             * Flatteneventsexports
+             * @default false
+             */
+            flattenEventsExports: boolean;
+            /**
+             * Orgtagprefix
+             * @default
+             */
+            orgTagPrefix: string;
+            importSettings?: components["schemas"]["ImportSettings"];
+        };
+        /**
+         * SiteWrite
+         * @description Create or update; an `_id` in the body is ignored in favour of the path.
+         */
+        SiteWrite: {
+            /** Name */
+            name: string;
+            /**
+             * Description
+             * @default
+             */
+            description: string;
+            /**
+             * Startdate
+             * Format: date-time
+             */
+            startDate: string;
+            /**
+             * Addressline1
+             * @default
+             */
+            addressLine1: string;
+            /**
+             * Addressline2
+             * @default
+             */
+            addressLine2: string;
+            /**
+             * City
+             * @default
+             */
+            city: string;
+            /**
+             * State
+             * @default
+             */
+            state: string;
+            /**
+             * Country
+             * @default
+             */
+            country: string;
+            /**
+             * Zipcode
+             * @default
+             */
+            zipcode: string;
+            timezone: components["schemas"]["Timezone"];
+            reportSettings?: components["schemas"]["ReportSettings"];
+            /** Id */
+            _id?: string | null;
+        };
+        /** SsoAvailability */
+        SsoAvailability: {
+            /** Available */
+            available: boolean;
+        };
+        /** Timezone */
+        Timezone: {
+            /**
+             * Id
+             * @description An IANA timezone name from GET /api/timezones
+             */
+            id: string;
+        };
+        /** TimezoneRead */
+        TimezoneRead: {
+            /** Id */
+            id: string;
+        };
+        /** UserCreate */
+        UserCreate: {
+            /** Name */
+            name: string;
+            /**
+             * Username
+             * Format: email
+             * @description An email address; unique across TagTrack
+             */
             username: string;
+            /**
+             * Roles
+             * @description At least one role id
+             */
+            roles: string[];
+            securityCtx?: components["schemas"]["SecurityContext"];
+            /**
+             * Password
+             * @description Required unless an activation email is sent
+             */
+            password?: string | null;
+        };
+        /** UserRead */
+        UserRead: {
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /** Username */
+            username: string;
+            /** Roles */
             roles: string[];
             securityCtx: components["schemas"]["SecurityContext"];
         };
-        UserCreate: {
-            name: string;
-            username: string;
-            roles: string[];
-            securityCtx?: components["schemas"]["SecurityContext"];
-            password?: string | null;
-        };
+        /** UserUpdate */
         UserUpdate: {
-            id: string;
+            /** Name */
             name: string;
+            /**
+             * Username
+             * Format: email
+             * @description An email address; unique across TagTrack
+             */
             username: string;
+            /**
+             * Roles
+             * @description At least one role id
+             */
             roles: string[];
             securityCtx?: components["schemas"]["SecurityContext"];
+            /** Id */
+            id: string;
+            /**
+             * Password
+             * @description Empty keeps it
+             */
             password?: string | null;
         };
+        /** UsernameRead */
         UsernameRead: {
+            /** Id */
             id: string;
+            /** Username */
             username: string;
+            /** Name */
             name: string;
         };
-        EmailCheck: {
-            email: string;
+        /** ValidationError */
+        ValidationError: {
+            /** Location */
+            loc: (string | number)[];
+            /** Message */
+            msg: string;
+            /** Error Type */
+            type: string;
+            /** Input */
+            input?: unknown;
+            /** Context */
+            ctx?: Record<string, never>;
         };
-        EmailCheckResult: {
-            exists: boolean;
-        };
-        OrganizationRead: {
-            _id: string;
-            name: string;
-            subdomain: string;
-            /** Format: date-time */
-            timeCreated: string;
-            oktaEnabled: boolean;
-            entraEnabled: boolean;
-        };
-        OrganizationWrite: {
-            name: string;
-            subdomain: string;
-            oktaEnabled?: boolean;
-            entraEnabled?: boolean;
+        /** VersionRead */
+        VersionRead: {
+            /** Version */
+            version: string;
         };
     };
     responses: never;
@@ -470,7 +894,7 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-    login: {
+    login_api_auth_login_post: {
         parameters: {
             query?: never;
             header?: never;
@@ -483,7 +907,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -492,8 +916,53 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentUser"];
                 };
             };
-            /** @description failure */
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description rate limited */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -503,7 +972,7 @@ export interface operations {
             };
         };
     };
-    logout: {
+    logout_api_auth_logout_post: {
         parameters: {
             query?: never;
             header?: never;
@@ -512,7 +981,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -521,7 +990,7 @@ export interface operations {
             };
         };
     };
-    sso_available: {
+    sso_available_api_auth__kind__available_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -532,7 +1001,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -541,51 +1010,18 @@ export interface operations {
                     "application/json": components["schemas"]["SsoAvailability"];
                 };
             };
-        };
-    };
-    password_reset_request: {
-        parameters: {
-            query: {
-                email: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            204: {
+            /** @description Validation Error */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
-            };
-        };
-    };
-    password_reset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["PasswordReset"];
-            };
-        };
-        responses: {
-            /** @description ok */
-            204: {
-                headers: {
-                    [name: string]: unknown;
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
-                content?: never;
             };
         };
     };
-    get_me: {
+    get_me_api_users_me_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -594,7 +1030,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -603,9 +1039,54 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentUser"];
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    update_me: {
+    update_me_api_users_me_put: {
         parameters: {
             query?: never;
             header?: never;
@@ -618,7 +1099,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -627,97 +1108,65 @@ export interface operations {
                     "application/json": components["schemas"]["CurrentUser"];
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    access_rules: {
+    list_users_api_users_get: {
         parameters: {
             query?: {
-                roles?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AccessRuleRead"][];
-                };
-            };
-        };
-    };
-    list_roles: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["RoleRead"][];
-                };
-            };
-        };
-    };
-    version: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Version"];
-                };
-            };
-        };
-    };
-    timezones: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TimezoneRead"][];
-                };
-            };
-        };
-    };
-    list_sites: {
-        parameters: {
-            query?: {
+                /** @description Rows per page */
                 limit?: number;
+                /** @description Zero-based page */
                 page?: number;
+                /** @description Field, '-' prefix descends */
                 sort?: string;
+                /** @description Contains, any text field */
                 search?: string;
+                /** @description Fuzzy (trigram) match */
                 search2?: string;
             };
             header?: never;
@@ -726,169 +1175,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SiteRead"][];
-                };
-            };
-        };
-    };
-    create_site: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SiteWrite"];
-            };
-        };
-        responses: {
-            /** @description ok */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SiteRead"];
-                };
-            };
-        };
-    };
-    get_site: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                site_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SiteRead"];
-                };
-            };
-        };
-    };
-    update_site: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                site_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SiteWrite"];
-            };
-        };
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SiteRead"];
-                };
-            };
-        };
-    };
-    delete_site: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                site_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    get_org_settings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OrgSettings"];
-                };
-            };
-        };
-    };
-    save_org_settings: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["OrgSettings"];
-            };
-        };
-        responses: {
-            /** @description ok */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OrgSettings"];
-                };
-            };
-        };
-    };
-    list_users: {
-        parameters: {
-            query?: {
-                limit?: number;
-                page?: number;
-                sort?: string;
-                search?: string;
-                search2?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
+            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -897,9 +1184,54 @@ export interface operations {
                     "application/json": components["schemas"]["UserRead"][];
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    update_user: {
+    update_user_api_users_put: {
         parameters: {
             query?: never;
             header?: never;
@@ -912,7 +1244,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -921,11 +1253,57 @@ export interface operations {
                     "application/json": components["schemas"]["UserRead"];
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    create_user: {
+    create_user_api_users_post: {
         parameters: {
             query?: {
+                /** @description Send an activation email instead */
                 email?: boolean;
             };
             header?: never;
@@ -938,7 +1316,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -947,9 +1325,54 @@ export interface operations {
                     "application/json": components["schemas"]["UserRead"];
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    get_user: {
+    get_user_api_users__user_id__get: {
         parameters: {
             query?: never;
             header?: never;
@@ -960,7 +1383,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -969,9 +1392,54 @@ export interface operations {
                     "application/json": components["schemas"]["UserRead"];
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    reset_user_password: {
+    delete_user_api_users__user_id__delete: {
         parameters: {
             query?: never;
             header?: never;
@@ -982,36 +1450,61 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-        };
-    };
-    delete_user: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                user_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description ok */
-            204: {
+            /** @description Bad request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
             };
         };
     };
-    usernames: {
+    usernames_api_usernames_get: {
         parameters: {
             query?: never;
             header?: never;
@@ -1020,7 +1513,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1029,9 +1522,54 @@ export interface operations {
                     "application/json": components["schemas"]["UsernameRead"][];
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    check_email: {
+    check_email_api_check_email_post: {
         parameters: {
             query?: never;
             header?: never;
@@ -1044,7 +1582,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1053,15 +1591,117 @@ export interface operations {
                     "application/json": components["schemas"]["EmailCheckResult"];
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    list_organizations: {
+    list_roles_api_roles_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RoleRead"][];
+                };
+            };
+        };
+    };
+    access_rules_api_accessRules_get: {
         parameters: {
             query?: {
+                /** @description Comma-separated role ids */
+                roles?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessRuleRead"][];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_organizations_api_organizations_get: {
+        parameters: {
+            query?: {
+                /** @description Rows per page */
                 limit?: number;
+                /** @description Zero-based page */
                 page?: number;
+                /** @description Field, '-' prefix descends */
                 sort?: string;
+                /** @description Contains, any text field */
                 search?: string;
+                /** @description Fuzzy (trigram) match */
                 search2?: string;
             };
             header?: never;
@@ -1070,7 +1710,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1079,9 +1719,54 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationRead"][];
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    create_organization: {
+    create_organization_api_organizations_post: {
         parameters: {
             query?: never;
             header?: never;
@@ -1094,7 +1779,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -1103,9 +1788,54 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationRead"];
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    get_organization: {
+    get_organization_api_organizations__org_id__get: {
         parameters: {
             query?: never;
             header?: never;
@@ -1116,7 +1846,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1125,9 +1855,54 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationRead"];
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    update_organization: {
+    update_organization_api_organizations__org_id__put: {
         parameters: {
             query?: never;
             header?: never;
@@ -1142,7 +1917,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1151,9 +1926,54 @@ export interface operations {
                     "application/json": components["schemas"]["OrganizationRead"];
                 };
             };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
-    delete_organization: {
+    delete_organization_api_organizations__org_id__delete: {
         parameters: {
             query?: never;
             header?: never;
@@ -1164,12 +1984,717 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description ok */
+            /** @description Successful Response */
             204: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_sites_api_sites_get: {
+        parameters: {
+            query?: {
+                /** @description Rows per page */
+                limit?: number;
+                /** @description Zero-based page */
+                page?: number;
+                /** @description Field, '-' prefix descends */
+                sort?: string;
+                /** @description Contains, any text field */
+                search?: string;
+                /** @description Fuzzy (trigram) match */
+                search2?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_site_api_sites_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteWrite"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_site_api_sites__site_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_site_api_sites__site_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteWrite"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_site_api_sites__site_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_org_settings_api_orgsettings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgSettingsBody"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_org_settings_api_orgsettings_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrgSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrgSettingsBody"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_site_settings_api_sites__site_id__settings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSettingsBody"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_site_settings_api_sites__site_id__settings_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                site_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SiteSettingsBody"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SiteSettingsBody"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    timezones_api_timezones_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TimezoneRead"][];
+                };
+            };
+        };
+    };
+    version_api_version_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionRead"];
+                };
             };
         };
     };

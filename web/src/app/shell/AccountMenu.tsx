@@ -1,6 +1,6 @@
 import AccountCircleOutlined from '@mui/icons-material/AccountCircleOutlined';
 import Logout from '@mui/icons-material/Logout';
-import PersonOutline from '@mui/icons-material/PersonOutline';
+import PersonOutline from '@mui/icons-material/PersonOutlined';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -20,7 +20,12 @@ import { useSiteNavigate } from '../../features/session/SiteContext';
 
 function initials(name: string | undefined): string {
   const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
-  return (parts.slice(0, 2).map((p) => p[0]!.toUpperCase()).join('') || '?').slice(0, 2);
+  return (
+    parts
+      .slice(0, 2)
+      .map((p) => p[0]!.toUpperCase())
+      .join('') || '?'
+  ).slice(0, 2);
 }
 
 function useAccountActions() {

@@ -18,7 +18,12 @@ export function Logo() {
       </Box>
       <Typography
         component="span"
-        sx={{ fontWeight: 700, fontSize: '1.2rem', letterSpacing: '-0.01em', color: 'text.primary' }}
+        sx={{
+          fontWeight: 700,
+          fontSize: '1.2rem',
+          letterSpacing: '-0.01em',
+          color: 'text.primary',
+        }}
       >
         {PRODUCT_NAME}
       </Typography>

@@ -60,7 +60,7 @@ function NavLink({
       {!nested && entry.icon && <ListItemIcon>{ICONS[entry.icon]}</ListItemIcon>}
       <ListItemText
         primary={entry.label}
-        slotProps={{ primary: { noWrap: true, fontSize: 14, title: entry.label } }}
+        slotProps={{ primary: { noWrap: true, title: entry.label, sx: { fontSize: 14 } } }}
       />
     </ListItemButton>
   );
@@ -100,7 +100,10 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
               sx={{ pl: 2, py: 0.5, my: 0.125 }}
             >
               <ListItemIcon>{ICONS[entry.icon]}</ListItemIcon>
-              <ListItemText primary={entry.label} slotProps={{ primary: { fontSize: 14 } }} />
+              <ListItemText
+                primary={entry.label}
+                slotProps={{ primary: { sx: { fontSize: 14 } } }}
+              />
               {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
             </ListItemButton>
             <Collapse in={open} timeout="auto">

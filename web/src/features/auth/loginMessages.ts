@@ -3,7 +3,8 @@ import { ApiError } from '../../api/client';
 /** The login failure texts of the spec's error catalogue. */
 export function loginFailureMessage(err: unknown): string {
   const reason = err instanceof ApiError ? err.reason : '';
-  if (reason === 'rate limited') return 'Too many recent failed logins: wait a minute and try again';
+  if (reason === 'rate limited')
+    return 'Too many recent failed logins: wait a minute and try again';
   if (reason === 'account locked') {
     return 'Too many recent failed logins: use Forgot My Password to unlock your account';
   }

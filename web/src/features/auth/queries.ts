@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../../api/client';
+import { api, callPending, unwrap } from '../../api/client';
 import type { SsoKind } from '../../api/types';
 import { sessionKeys } from '../session/queries';
 
@@ -51,13 +51,13 @@ export function ssoRedirectUrl(kind: SsoKind): string {
 export function usePasswordResetRequest() {
   return useMutation({
     mutationFn: (email: string) =>
-      unwrap(api.POST('/api/auth/passwordresetrequest', { params: { query: { email } } })),
+      callPending('POST', '/api/auth/passwordresetrequest', { query: { email } }),
   });
 }
 
 export function usePasswordReset() {
   return useMutation({
     mutationFn: (body: { password: string; token: string }) =>
-      unwrap(api.POST('/api/auth/passwordreset', { body })),
+      callPending('POST', '/api/auth/passwordreset', { body }),
   });
 }

@@ -23,7 +23,9 @@ export function useAccessRules(roles: readonly string[] | undefined) {
   return useQuery({
     queryKey: sessionKeys.rules(roles ?? []),
     queryFn: () =>
-      unwrap(api.GET('/api/accessRules', { params: { query: { roles: (roles ?? []).join(',') } } })),
+      unwrap(
+        api.GET('/api/accessRules', { params: { query: { roles: (roles ?? []).join(',') } } }),
+      ),
     enabled: roles !== undefined,
     staleTime: 5 * 60_000,
   });

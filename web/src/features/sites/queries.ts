@@ -5,7 +5,7 @@ import { listQueryParams, type ListQuery } from '../../components/listQuery';
 
 export const siteKeys = {
   all: ['sites'] as const,
-  list: (q: ListQuery) => ['sites', 'list', q] as const,
+  list: (q: ListQuery): readonly unknown[] => ['sites', 'list', q],
   options: ['sites', 'options'] as const,
   one: (id: string) => ['sites', 'one', id] as const,
   timezones: ['timezones'] as const,

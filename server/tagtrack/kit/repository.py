@@ -1,0 +1,29 @@
+"""The base every repository builds on: a session and the common writes."""
+
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy import Select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tagtrack.models.base import Base
+
+M = TypeVar("M", bound=Base)
+
+
+class Repository(Generic[M]):
+    model: type[M]
+
+    def __init__(self, session: AsyncSession) -> None:
+        self.session = session
+
+    async def add(self, row: M) -> M:
+        self.session.add(row)
+        await self.session.flush()
+        return row
+
+    async def delete(self, row: M) -> None:
+        await self.session.delete(row)
+        await self.session.flush()
+
+    async def exists(self, stmt: Select[Any]) -> bool:
+        return (await self.session.execute(stmt.limit(1))).first() is not None

@@ -1,0 +1,55 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Navigate, useLocation, type RouteObject } from 'react-router';
+import { Loading } from '../components/Loading';
+
+// Every screen is its own chunk, so the login page loads only what it needs.
+const Layout = lazy(() => import('./shell/Layout'));
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const PasswordResetRequestPage = lazy(() => import('../features/auth/PasswordResetRequestPage'));
+const PasswordResetConfirmPage = lazy(() => import('../features/auth/PasswordResetConfirmPage'));
+const PasswordResetFormPage = lazy(() => import('../features/auth/PasswordResetFormPage'));
+const HomePage = lazy(() => import('../features/home/HomePage'));
+const SitesPage = lazy(() => import('../features/sites/SitesPage'));
+const SiteEditPage = lazy(() => import('../features/sites/SiteEditPage'));
+const UsersPage = lazy(() => import('../features/users/UsersPage'));
+const UserEditPage = lazy(() => import('../features/users/UserEditPage'));
+const ProfilePage = lazy(() => import('../features/userme/ProfilePage'));
+const OrganizationsPage = lazy(() => import('../features/organizations/OrganizationsPage'));
+const OrganizationEditPage = lazy(() => import('../features/organizations/OrganizationEditPage'));
+
+function page(Component: LazyExoticComponent<ComponentType>, fullPage = false) {
+  return (
+    <Suspense fallback={<Loading minHeight={fullPage ? '100vh' : 200} />}>
+      <Component />
+    </Suspense>
+  );
+}
+
+/** The root goes home, keeping the query (the selected site). */
+function ToHome() {
+  const { search } = useLocation();
+  return <Navigate to={{ pathname: '/home', search }} replace />;
+}
+
+export const routes: RouteObject[] = [
+  { path: '/login', element: page(LoginPage, true) },
+  { path: '/passwordreset/request', element: page(PasswordResetRequestPage, true) },
+  { path: '/passwordreset/confirm', element: page(PasswordResetConfirmPage, true) },
+  { path: '/passwordreset/form', element: page(PasswordResetFormPage, true) },
+  {
+    path: '/',
+    element: page(Layout, true),
+    children: [
+      { index: true, element: <ToHome /> },
+      { path: 'home', element: page(HomePage) },
+      { path: 'sites', element: page(SitesPage) },
+      { path: 'sites/:id', element: page(SiteEditPage) },
+      { path: 'users', element: page(UsersPage) },
+      { path: 'users/:id', element: page(UserEditPage) },
+      { path: 'userme', element: page(ProfilePage) },
+      { path: 'organizations', element: page(OrganizationsPage) },
+      { path: 'organizations/:id', element: page(OrganizationEditPage) },
+    ],
+  },
+  { path: '*', element: <Navigate to="/" replace /> },
+];

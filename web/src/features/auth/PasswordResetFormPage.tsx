@@ -1,0 +1,103 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useState, type FormEvent } from 'react';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/client';
+import { useSnackbar } from '../../components/Snackbar';
+import { AuthCard } from './AuthCard';
+import { usePasswordReset } from './queries';
+import { usernameFromToken } from './resetToken';
+
+export default function PasswordResetFormPage() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const snackbar = useSnackbar();
+  const reset = usePasswordReset();
+  const token = params.get('token');
+  const username = usernameFromToken(token);
+  const [password, setPassword] = useState('');
+  const [verify, setVerify] = useState('');
+  const [submitted, setSubmitted] = useState(false);
+  const mismatch = verify !== '' && password !== verify;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setSubmitted(true);
+    if (!password) {
+      snackbar.error('Please enter a valid password');
+      return;
+    }
+    if (password !== verify) {
+      snackbar.error('Passwords must match');
+      return;
+    }
+    reset.mutate(
+      { password, token: token ?? '' },
+      {
+        onSuccess: () => {
+          snackbar.notify('Your password has been changed');
+          navigate('/login');
+        },
+        onError: (err) =>
+          snackbar.error(
+            err instanceof ApiError && err.reason === 'password too weak'
+              ? 'Password must be stronger.'
+              : 'Your password reset token is invalid, please contact support.',
+          ),
+      },
+    );
+  };
+
+  return (
+    <AuthCard title="Reset your password">
+      <Box component="form" onSubmit={submit} noValidate>
+        <Stack spacing={2}>
+          {!token && (
+            <Alert severity="warning">
+              This page needs the link from your password reset email.
+            </Alert>
+          )}
+          {username && (
+            <Typography variant="body2" color="text.secondary" align="center">
+              Choose a new password for <strong>{username}</strong>
+            </Typography>
+          )}
+          <TextField
+            label="New Password"
+            type="password"
+            autoComplete="new-password"
+            autoFocus
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            error={submitted && !password}
+            helperText={submitted && !password ? 'Please enter a valid password' : undefined}
+            size="medium"
+          />
+          <TextField
+            label="Verify Password"
+            type="password"
+            autoComplete="new-password"
+            value={verify}
+            onChange={(e) => setVerify(e.target.value)}
+            error={mismatch}
+            helperText={mismatch ? 'Passwords are not the same' : undefined}
+            size="medium"
+          />
+          <Button type="submit" variant="contained" size="large" disabled={reset.isPending}>
+            Reset Password
+          </Button>
+          <Box sx={{ textAlign: 'center' }}>
+            <Link component={RouterLink} to="/login" variant="body2">
+              Return to Login
+            </Link>
+          </Box>
+        </Stack>
+      </Box>
+    </AuthCard>
+  );
+}

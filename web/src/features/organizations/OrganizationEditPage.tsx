@@ -1,0 +1,81 @@
+import { useParams } from 'react-router';
+import type { Organization } from '../../api/types';
+import { DetailForm, type TabDef } from '../../components/DetailForm';
+import { LoadGate } from '../../components/LoadGate';
+import { usePermissions } from '../session/queries';
+import { useDeleteOrganization, useOrganization, useSaveOrganization } from './queries';
+
+export interface OrganizationForm {
+  name: string;
+  subdomain: string;
+  oktaEnabled: boolean;
+  entraEnabled: boolean;
+}
+
+const SUBDOMAIN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+
+const tabs: TabDef<OrganizationForm>[] = [
+  {
+    label: 'Basic',
+    fields: [
+      { name: 'name', label: 'Name', required: true },
+      {
+        name: 'subdomain',
+        label: 'Subdomain',
+        required: true,
+        validate: (value) =>
+          SUBDOMAIN.test(String(value ?? '').trim()) ||
+          'use lowercase letters, digits and hyphens only',
+      },
+      { name: 'oktaEnabled', label: 'Okta Enabled', kind: 'checkbox' },
+      { name: 'entraEnabled', label: 'Entra Enabled', kind: 'checkbox' },
+    ],
+  },
+];
+
+function OrganizationEditor({ id, org }: { id: string; org: Organization | undefined }) {
+  const perms = usePermissions();
+  const save = useSaveOrganization();
+  const remove = useDeleteOrganization();
+  return (
+    <DetailForm<OrganizationForm, Organization>
+      name="organization"
+      title={id === 'new' ? 'Add Organization' : (org?.name ?? 'Organization')}
+      id={id}
+      tabs={tabs}
+      initialValues={{
+        name: org?.name ?? '',
+        subdomain: org?.subdomain ?? '',
+        oktaEnabled: org?.oktaEnabled ?? false,
+        entraEnabled: org?.entraEnabled ?? false,
+      }}
+      onSave={(values) =>
+        save.mutateAsync({
+          id,
+          body: {
+            name: values.name.trim(),
+            subdomain: values.subdomain.trim(),
+            oktaEnabled: values.oktaEnabled,
+            entraEnabled: values.entraEnabled,
+          },
+        })
+      }
+      onDelete={() => remove.mutateAsync(id)}
+      parentPath="/organizations"
+      canModify={perms.can('organizations', 'modify')}
+      canCreate={perms.can('organizations', 'create')}
+      canDelete={perms.can('organizations', 'delete')}
+    />
+  );
+}
+
+export default function OrganizationEditPage() {
+  const { id = 'new' } = useParams();
+  const query = useOrganization(id);
+  if (id === 'new') return <OrganizationEditor key="new" id={id} org={undefined} />;
+  return (
+    <LoadGate query={query} name="organization">
+      {(org) => <OrganizationEditor key={org._id} id={id} org={org} />}
+    </LoadGate>
+  );
+}

@@ -1,0 +1,196 @@
+import LockResetOutlined from '@mui/icons-material/LockResetOutlined';
+import Button from '@mui/material/Button';
+import { useMemo } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { errorText } from '../../api/client';
+import type { User } from '../../api/types';
+import { DetailForm, type TabDef } from '../../components/DetailForm';
+import { LoadGate } from '../../components/LoadGate';
+import { useSnackbar } from '../../components/Snackbar';
+import { ALL_SITES_ID, ALL_SITES_NAME } from '../../constants';
+import { useLogout } from '../auth/queries';
+import { useCurrentUser, usePermissions } from '../session/queries';
+import { useSiteOptions } from '../sites/queries';
+import { passwordProblem } from './passwordRule';
+import {
+  emailExists,
+  useCreateUser,
+  useDeleteUser,
+  useResetUserPassword,
+  useRoles,
+  useUpdateUser,
+  useUser,
+} from './queries';
+
+export interface UserForm {
+  name: string;
+  username: string;
+  roles: string[];
+  sites: string[];
+  sendEmail: boolean;
+  password: string;
+}
+
+const SUPER_ADMIN_ROLE = 'Super Admin';
+
+function userToForm(user: User | undefined): UserForm {
+  return {
+    name: user?.name ?? '',
+    username: user?.username ?? '',
+    roles: user?.roles ?? [],
+    sites: user?.securityCtx?.sites ?? [],
+    sendEmail: false,
+    password: '',
+  };
+}
+
+function UserEditor({ id, user }: { id: string; user: User | undefined }) {
+  const isNew = id === 'new';
+  const perms = usePermissions();
+  const me = useCurrentUser();
+  const roles = useRoles();
+  const sites = useSiteOptions();
+  const create = useCreateUser();
+  const update = useUpdateUser();
+  const remove = useDeleteUser();
+  const reset = useResetUserPassword();
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const snackbar = useSnackbar();
+  const canModify = perms.can('users', 'modify');
+  const editingSelf = !isNew && me.data?.id === id;
+  const allSitesUser =
+    perms.isSuperAdmin || (me.data?.securityCtx?.sites ?? []).includes(ALL_SITES_ID);
+
+  const roleOptions = useMemo(
+    () =>
+      (roles.data ?? [])
+        .filter((r) => perms.isSuperAdmin || r.name !== SUPER_ADMIN_ROLE)
+        .map((r) => ({ value: r.id, label: r.name })),
+    [roles.data, perms.isSuperAdmin],
+  );
+  const siteOptions = useMemo(
+    () => [
+      ...(allSitesUser ? [{ value: ALL_SITES_ID, label: ALL_SITES_NAME }] : []),
+      ...(sites.data ?? []).map((s) => ({ value: s._id, label: s.name })),
+    ],
+    [sites.data, allSitesUser],
+  );
+
+  const initialUsername = user?.username ?? '';
+  const tabs: TabDef<UserForm>[] = [
+    {
+      label: 'Basic',
+      fields: [
+        { name: 'name', label: 'Name', required: true, autoComplete: 'off' },
+        {
+          name: 'username',
+          label: 'Username',
+          kind: 'email',
+          required: true,
+          autoComplete: 'off',
+          helperText: 'An email address',
+          validate: async (value) => {
+            const email = String(value ?? '').trim();
+            if (!email || email === initialUsername) return true;
+            return (await emailExists(email)) ? 'a user with this email already exists' : true;
+          },
+        },
+        {
+          name: 'roles',
+          label: 'Roles',
+          kind: 'multiselect',
+          required: true,
+          options: roleOptions,
+        },
+        { name: 'sites', label: 'Sites', kind: 'multiselect', options: siteOptions },
+        {
+          name: 'sendEmail',
+          label: 'Send activation email',
+          kind: 'checkbox',
+          hidden: !isNew,
+          helperText: 'The user sets a password from the email',
+        },
+        {
+          name: 'password',
+          label: 'Password',
+          kind: 'password',
+          autoComplete: 'new-password',
+          hidden: (v) => !isNew || v.sendEmail,
+          requiredWhen: (v) => isNew && !v.sendEmail,
+          validate: (value, v) => {
+            if (!isNew || v.sendEmail || !value) return true;
+            return passwordProblem(String(value)) ?? true;
+          },
+        },
+      ],
+    },
+  ];
+
+  const onSave = async (values: UserForm) => {
+    const base = {
+      name: values.name.trim(),
+      username: values.username.trim(),
+      roles: values.roles,
+      securityCtx: { sites: values.sites, companies: user?.securityCtx?.companies ?? [] },
+    };
+    if (isNew) {
+      return create.mutateAsync({
+        body: { ...base, password: values.sendEmail ? null : values.password },
+        sendEmail: values.sendEmail,
+      });
+    }
+    return update.mutateAsync({ ...base, id });
+  };
+
+  const resetPassword = () =>
+    reset.mutate(id, {
+      onSuccess: () => snackbar.notify('Password reset email sent'),
+      onError: (err) => snackbar.error(`Password reset failed: ${errorText(err)}`),
+    });
+
+  return (
+    <DetailForm<UserForm, User>
+      name="user"
+      title={isNew ? 'Add User' : 'Edit User'}
+      id={id}
+      tabs={tabs}
+      initialValues={userToForm(user)}
+      onSave={onSave}
+      onDelete={() => remove.mutateAsync(id)}
+      parentPath="/users"
+      // Saving one's own record ends the session: sign in again with the new details.
+      afterSave={
+        editingSelf
+          ? () => logout.mutate(undefined, { onSettled: () => navigate('/login') })
+          : undefined
+      }
+      canModify={canModify}
+      canCreate={perms.can('users', 'create')}
+      canDelete={perms.can('users', 'delete') && !editingSelf}
+      extraActions={
+        !isNew && canModify ? (
+          <Button
+            variant="outlined"
+            startIcon={<LockResetOutlined />}
+            onClick={resetPassword}
+            disabled={reset.isPending}
+          >
+            Reset Password
+          </Button>
+        ) : undefined
+      }
+    />
+  );
+}
+
+export default function UserEditPage() {
+  const { id = 'new' } = useParams();
+  const query = useUser(id);
+  if (id === 'new') return <UserEditor key="new" id={id} user={undefined} />;
+  return (
+    <LoadGate query={query} name="user">
+      {(user) => <UserEditor key={user.id} id={id} user={user} />}
+    </LoadGate>
+  );
+}

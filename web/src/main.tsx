@@ -1,0 +1,18 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { AppProviders, createQueryClient } from './app/providers';
+import { routes } from './app/router';
+import './app/print.css';
+
+const router = createBrowserRouter(routes);
+const client = createQueryClient();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <AppProviders client={client}>
+      <RouterProvider router={router} />
+    </AppProviders>
+  </StrictMode>,
+);
