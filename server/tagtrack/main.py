@@ -14,7 +14,8 @@ from tagtrack.auth.router import router as auth_router
 from tagtrack.core.config import Settings, get_settings
 from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
 from tagtrack.core.errors import NotFound, install_error_handlers
-from tagtrack.core.logging import configure_logging, observe_request
+from tagtrack.core.housekeeping import housekeeping
+from tagtrack.core.logging import configure_logging, observe_request, security_headers
 from tagtrack.lookups.router import router as lookups_router
 from tagtrack.meta.router import probes
 from tagtrack.meta.router import router as meta_router
@@ -73,7 +74,8 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
         try:
-            yield
+            async with housekeeping(app.state.sessionmaker):
+                yield
         finally:
             await engine.dispose()
 
@@ -93,6 +95,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     app.state.settings = settings
     install_error_handlers(app)
     app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)
+    app.add_middleware(BaseHTTPMiddleware, dispatch=security_headers)
     app.include_router(api_router())
     app.include_router(probes)
     _mount_console(app, settings.web_dist)

@@ -61,7 +61,9 @@ async def signed_in_user(
         await session.flush()
         user_id = user.id
     client = make_client(app)
-    response = await client.post("/api/auth/login", json={"username": username, "password": PASSWORD})
+    response = await client.post(
+        "/api/auth/login", json={"username": username, "password": PASSWORD}
+    )
     assert response.status_code == 200, response.text
     org.clients[f"{name}-{user_id}"] = client  # closed with the organisation's clients
     return client, user_id

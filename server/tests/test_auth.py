@@ -118,7 +118,9 @@ async def test_five_failures_lock_the_account(app, org_factory) -> None:
     username = org.usernames["Viewer"]
     async with make_client(app, fresh_ip()) as client:
         for _ in range(4):
-            assert_error(await login(client, username, "Wrong-Password-1"), 401, "invalid credentials")
+            assert_error(
+                await login(client, username, "Wrong-Password-1"), 401, "invalid credentials"
+            )
         locked = await login(client, username, "Wrong-Password-1")
         assert_error(locked, 401, "account locked", "use Forgot My Password to unlock your account")
         # Even the right password is refused now.
@@ -135,10 +137,14 @@ async def test_a_successful_login_resets_the_failure_count(app, org_factory) -> 
     username = org.usernames["Operator"]
     async with make_client(app, fresh_ip()) as client:
         for _ in range(4):
-            assert_error(await login(client, username, "Wrong-Password-1"), 401, "invalid credentials")
+            assert_error(
+                await login(client, username, "Wrong-Password-1"), 401, "invalid credentials"
+            )
         assert (await login(client, username, PASSWORD)).status_code == 200
         for _ in range(4):
-            assert_error(await login(client, username, "Wrong-Password-1"), 401, "invalid credentials")
+            assert_error(
+                await login(client, username, "Wrong-Password-1"), 401, "invalid credentials"
+            )
         assert (await login(client, username, PASSWORD)).status_code == 200
 
 

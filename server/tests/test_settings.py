@@ -121,7 +121,10 @@ async def test_import_mapping_name_defaults_to_default(org_factory) -> None:
     response = await org.client("Administrator").put(settings_url(org.site_ids[0]), json=body)
     assert response.status_code == 200, response.text
     mapping = (await site_settings(org, org.site_ids[0]))["importSettings"]["importMappings"][0]
-    assert mapping == {"name": "DEFAULT", "headerAssetFields": [{"header": "Tag", "assetField": "tags1"}]}
+    assert mapping == {
+        "name": "DEFAULT",
+        "headerAssetFields": [{"header": "Tag", "assetField": "tags1"}],
+    }
 
 
 @pytest.mark.parametrize(

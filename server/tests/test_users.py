@@ -198,7 +198,9 @@ async def test_list_users_pages_sorts_and_searches(org_factory) -> None:
     response = await client.get("/api/users", params={"search2": "operater"})
     assert response.status_code == 200
     assert org.usernames["Operator"] in [u["username"] for u in response.json()]
-    assert_error(await client.get("/api/users", params={"sort": "password_hash"}), 400, "invalid sort")
+    assert_error(
+        await client.get("/api/users", params={"sort": "password_hash"}), 400, "invalid sort"
+    )
 
 
 async def test_get_one_user(org_factory) -> None:

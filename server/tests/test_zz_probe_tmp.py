@@ -1,4 +1,6 @@
 from tests.helpers import site_body
+
+
 async def test_probe(org_factory, anonymous):
     org = await org_factory()
     c = org.client("Administrator")
@@ -7,7 +9,9 @@ async def test_probe(org_factory, anonymous):
         lambda: c.get("/api/sites", params={"page": 10**15}),
         lambda: c.get("/api/sites", params={"page": 10**19}),
         lambda: c.get("/api/sites", params={"search": "a\u0000"}),
-        lambda: anonymous.post("/api/auth/login", json={"username": "a\u0000@x.com", "password": "x"}),
+        lambda: anonymous.post(
+            "/api/auth/login", json={"username": "a\u0000@x.com", "password": "x"}
+        ),
         lambda: c.post("/api/orgsettings", json={"itemLabel": "\u0000"}),
         lambda: c.get(f"/api/sites/ab%00c"),
         lambda: c.post("/api/check/email", json={"email": "a\u0000"}),

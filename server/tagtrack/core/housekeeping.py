@@ -1,0 +1,48 @@
+"""Periodic clean-up of expired sessions and old sign-in failures."""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+
+from sqlalchemy import delete
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tagtrack.models import LoginFailure, UserSession
+from tagtrack.models.base import utcnow
+
+log = logging.getLogger("tagtrack.housekeeping")
+
+INTERVAL_SECONDS = 600
+FAILURE_RETENTION = timedelta(hours=1)
+
+
+async def prune_once(sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+    now = utcnow()
+    async with sessionmaker() as session, session.begin():
+        await session.execute(delete(UserSession).where(UserSession.expires_at < now))
+        await session.execute(
+            delete(LoginFailure).where(LoginFailure.time < now - FAILURE_RETENTION)
+        )
+
+
+async def _loop(sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+    while True:
+        try:
+            await prune_once(sessionmaker)
+        except Exception:  # a failed clean-up must not stop the server; try again later
+            log.exception("housekeeping failed")
+        await asyncio.sleep(INTERVAL_SECONDS)
+
+
+@asynccontextmanager
+async def housekeeping(sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[None]:
+    task = asyncio.create_task(_loop(sessionmaker), name="housekeeping")
+    try:
+        yield
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
