@@ -246,6 +246,12 @@ async def test_login_rejects_malformed_bodies(anonymous, payload: Any, field: st
     assert SESSION_COOKIE not in response.cookies
 
 
+async def test_login_with_a_nul_character_is_bad_input(anonymous) -> None:
+    response = await login(anonymous, "nul\x00@example.com", PASSWORD)
+    assert_error(response, 400, "invalid input")
+    assert SESSION_COOKIE not in response.cookies
+
+
 async def test_login_rejects_invalid_json(anonymous) -> None:
     response = await anonymous.post(
         "/api/auth/login", content=b'{"username": ', headers={"content-type": "application/json"}

@@ -78,6 +78,7 @@ async def test_invalid_sort_field_is_a_400(org_factory, path: str, role: str) ->
         ({"limit": "many"}, "limit"),
         ({"page": -1}, "page"),
         ({"page": "first"}, "page"),
+        ({"page": 10**10}, "page"),
         ({"sort": "n" * 65}, "sort"),
         ({"search": "s" * 201}, "search"),
         ({"search2": "s" * 201}, "search2"),
@@ -150,6 +151,14 @@ async def test_search2_is_fuzzy_and_combines_with_paging(org_factory) -> None:
     limited = await client.get("/api/sites", params={"search2": "Quay", "limit": 1})
     assert len(limited.json()) == 1
     assert int(limited.headers["x-total-count"]) == 4
+
+
+async def test_a_nul_character_in_a_search_is_bad_input(org_factory) -> None:
+    _, client = await setup(org_factory, "Administrator")
+    for param in ("search", "search2"):
+        response = await client.get("/api/sites", params={param: "Quay\x00"})
+        assert_error(response, 400, "invalid input")
+    assert await total(client, "/api/sites") == 6
 
 
 async def test_search_and_search2_combine(org_factory) -> None:

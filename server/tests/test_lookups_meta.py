@@ -36,9 +36,13 @@ async def test_health_probe_checks_the_database(anonymous) -> None:
 
 def version_requests(metrics: str) -> float:
     for line in metrics.splitlines():
-        if line.startswith("tagtrack_http_requests_total{") and 'method="GET"' in line:
-            if 'version"' in line and 'status="200"' in line:
-                return float(line.rsplit(" ", 1)[1])
+        labels = line.partition("}")[0]
+        if (
+            line.startswith("tagtrack_http_requests_total{")
+            and 'method="GET"' in labels
+            and labels.endswith('/version",status="200"')
+        ):
+            return float(line.rsplit(" ", 1)[1])
     return 0.0
 
 

@@ -1,5 +1,6 @@
 """Organisations: super admins only; unique subdomains; seeded roles; no self-delete."""
 
+import asyncio
 import itertools
 from typing import Any
 
@@ -88,6 +89,20 @@ async def test_duplicate_subdomain_is_refused(org_factory) -> None:
     renamed = {**own, "subdomain": other.subdomain}
     assert_error(await client.put(f"/api/organizations/{org.id}", json=renamed), 400, "duplicate")
     assert (await client.get(f"/api/organizations/{org.id}")).json() == own
+
+
+async def test_concurrent_creates_of_one_subdomain_give_one_organisation(org_factory) -> None:
+    org: Org = await org_factory()
+    client = org.client("Super Admin")
+    body = org_body()
+    responses = await asyncio.gather(
+        client.post("/api/organizations", json=body),
+        client.post("/api/organizations", json=body),
+    )
+    assert sorted(r.status_code for r in responses) == [201, 400]
+    assert_error(next(r for r in responses if r.status_code == 400), 400, "duplicate")
+    found = await client.get("/api/organizations", params={"search": body["subdomain"]})
+    assert found.headers["x-total-count"] == "1"
 
 
 @pytest.mark.parametrize(

@@ -260,6 +260,17 @@ async def test_org_settings_need_a_session(org_factory, anonymous) -> None:
     assert (await org.client("Viewer").get("/api/orgsettings")).json() == ORG_DEFAULTS
 
 
+async def test_nul_characters_in_settings_are_bad_input(org_factory) -> None:
+    org: Org = await org_factory()
+    client = org.client("Administrator")
+    response = await client.post("/api/orgsettings", json={**ORG_SETTINGS, "itemLabel": "\x00"})
+    assert_error(response, 400, "invalid input")
+    body = {**SITE_SETTINGS, "thingHeaders": ["a\x00"]}
+    assert_error(await client.put(settings_url(org.site_ids[0]), json=body), 400, "invalid input")
+    assert (await client.get("/api/orgsettings")).json() == ORG_DEFAULTS
+    assert await site_settings(org, org.site_ids[0]) == SITE_DEFAULTS
+
+
 @pytest.mark.parametrize(
     "body", [{"hideWorkers": "yes please"}, {"itemLabel": ["a"]}, {"workerLabel": "w" * 51}, []]
 )

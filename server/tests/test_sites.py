@@ -1,5 +1,6 @@
 """Sites: CRUD, required fields, unique names, rights and per-user site scoping."""
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -73,12 +74,15 @@ async def test_start_date_with_an_offset_is_stored_in_utc(org_factory) -> None:
 @pytest.mark.parametrize(
     ("changes", "text"),
     [
-        ({"name": ""}, "name"),
-        ({"name": "   "}, "name"),
+        ({"name": ""}, "name: is required"),
+        ({"name": "   "}, "name: is required"),
         ({"startDate": None}, "startDate"),
         ({"startDate": "yesterday"}, "startDate"),
         ({"timezone": None}, "timezone"),
-        ({"timezone": {"id": "Mars/Olympus_Mons"}}, "Unknown timezone 'Mars/Olympus_Mons'"),
+        (
+            {"timezone": {"id": "Mars/Olympus_Mons"}},
+            "timezone.id: Unknown timezone 'Mars/Olympus_Mons'",
+        ),
         ({"timezone": "Europe/London"}, "timezone"),
         ({"reportSettings": {"dailyTime": "25:00"}}, "dailyTime"),
         ({"reportSettings": {"emails": ["not-an-email"]}}, "not a valid email"),
@@ -100,9 +104,28 @@ async def test_required_site_fields_are_named(org_factory, field: str) -> None:
     body = site_body("Missing")
     del body[field]
     response = await org.client("Administrator").post("/api/sites", json=body)
-    body = assert_error(response, 422, "validation", field)
-    assert "required" in body["message"].lower()
+    body = assert_error(response, 422, "validation")
+    assert body["message"] == f"{field}: is required"
     assert len(await sites_of(org)) == 2
+
+
+async def test_a_nul_character_is_bad_input_and_changes_nothing(org_factory) -> None:
+    org: Org = await org_factory()
+    client = org.client("Administrator")
+    before = await sites_of(org)
+    response = await client.post("/api/sites", json=site_body("Null\x00Site"))
+    assert_error(response, 400, "invalid input")
+    site = before[0]
+    response = await client.put(f"/api/sites/{site['_id']}", json={**site, "city": "a\x00b"})
+    assert_error(response, 400, "invalid input")
+    assert await sites_of(org) == before
+
+
+async def test_every_missing_required_field_is_listed(org_factory) -> None:
+    org: Org = await org_factory()
+    response = await org.client("Administrator").post("/api/sites", json={"city": "Hull"})
+    body = assert_error(response, 422, "validation")
+    assert body["message"] == ("name: is required; startDate: is required; timezone: is required")
 
 
 async def test_site_rejects_malformed_json(org_factory) -> None:
@@ -113,6 +136,10 @@ async def test_site_rejects_malformed_json(org_factory) -> None:
     assert_error(await client.post("/api/sites", **bad), 422, "validation")  # type: ignore[arg-type]
     response = await client.put(f"/api/sites/{org.site_ids[0]}", **bad)  # type: ignore[arg-type]
     assert_error(response, 422, "validation")
+    form = await client.post("/api/sites", data={"name": "Form"})
+    assert_error(form, 422, "validation")
+    for body in ([], "site", 42, None):
+        assert_error(await client.post("/api/sites", json=body), 422, "validation")
     assert await sites_of(org) == before
 
 
@@ -126,6 +153,19 @@ async def test_duplicate_site_name_is_refused(org_factory) -> None:
     response = await client.put(f"/api/sites/{second['_id']}", json={**second, "name": taken})
     assert_error(response, 400, "duplicate")
     assert await sites_of(org) == before
+
+
+async def test_concurrent_creates_of_one_name_give_one_site(org_factory) -> None:
+    org: Org = await org_factory()
+    body = site_body("Twin")
+    responses = await asyncio.gather(
+        org.client("Administrator").post("/api/sites", json=body),
+        org.client("Super Admin").post("/api/sites", json=body),
+    )
+    assert sorted(r.status_code for r in responses) == [201, 400]
+    loser = next(r for r in responses if r.status_code == 400)
+    assert_error(loser, 400, "duplicate", "duplicate")
+    assert [s["name"] for s in await sites_of(org)].count("Twin") == 1
 
 
 async def test_same_site_name_in_another_organisation_is_fine(org_factory) -> None:

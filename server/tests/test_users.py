@@ -1,5 +1,6 @@
 """Users: the profile, CRUD with validation and role rules, usernames, email checks."""
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -7,7 +8,7 @@ import pytest
 
 from tagtrack.core.ids import ALL_SITES_ID
 from tests.conftest import PASSWORD, Org, make_client
-from tests.helpers import OTHER_ID, assert_error
+from tests.helpers import OTHER_ID, assert_error, signed_in_user
 
 STRONG = "Velvet-Harbor-Compass-93"
 ROLE_NAMES = ("Super Admin", "Administrator", "Manager", "Operator", "Viewer")
@@ -308,6 +309,18 @@ async def test_duplicate_username_is_refused_in_any_case_and_any_org(org_factory
     assert (await client.get("/api/users")).headers["x-total-count"] == "5"
 
 
+async def test_concurrent_creates_of_one_username_give_one_user(org_factory) -> None:
+    org: Org = await org_factory()
+    body = new_user(org, name="Twin User")
+    responses = await asyncio.gather(
+        org.client("Administrator").post("/api/users", json=body),
+        org.client("Super Admin").post("/api/users", json=body),
+    )
+    assert sorted(r.status_code for r in responses) == [201, 400]
+    assert_error(next(r for r in responses if r.status_code == 400), 400, "duplicate")
+    assert [u["username"] for u in await users_of(org)].count(body["username"]) == 1
+
+
 async def test_only_super_admins_assign_the_super_admin_role(org_factory) -> None:
     org: Org = await org_factory()
     body = new_user(org, roles=[org.role_ids["Super Admin"]])
@@ -332,6 +345,26 @@ async def test_unknown_or_foreign_roles_and_sites_are_refused(org_factory) -> No
     for body, reason in cases:
         assert_error(await client.post("/api/users", json=body), 400, reason)
     assert (await client.get("/api/users")).headers["x-total-count"] == "5"
+
+
+async def test_a_site_scoped_admin_grants_only_their_own_sites(
+    app, sessionmaker, org_factory
+) -> None:
+    org: Org = await org_factory()
+    mine, theirs = org.site_ids
+    client, admin_id = await signed_in_user(app, sessionmaker, org, ["Administrator"], [mine])
+    for sites in ([theirs], [ALL_SITES_ID], [mine, theirs]):
+        body = new_user(org, securityCtx={"sites": sites})
+        assert_error(await client.post("/api/users", json=body), 403, "forbidden", "scope")
+    assert len(await users_of(org)) == 6
+    # Nor widen their own scope.
+    me = (await client.get(f"/api/users/{admin_id}")).json()
+    widened = {**me, "securityCtx": {"sites": [ALL_SITES_ID]}}
+    assert_error(await client.put("/api/users", json=widened), 403, "forbidden")
+    assert (await client.get(f"/api/users/{admin_id}")).json() == me
+    response = await client.post("/api/users", json=new_user(org, securityCtx={"sites": [mine]}))
+    assert response.status_code == 201, response.text
+    assert response.json()["securityCtx"]["sites"] == [mine]
 
 
 async def test_activation_email_is_refused_without_a_mail_server(org_factory) -> None:
@@ -404,6 +437,11 @@ async def test_update_validation_changes_nothing(org_factory) -> None:
     ]
     for changes, status, reason in cases:
         assert_error(await client.put("/api/users", json={**target, **changes}), status, reason)
+    malformed = await client.put(
+        "/api/users", content=b'{"id": "', headers={"content-type": "application/json"}
+    )
+    assert_error(malformed, 422, "validation")
+    assert_error(await client.put("/api/users", json=[target]), 422, "validation")
     assert (await client.get(f"/api/users/{target['id']}")).json() == target
     assert (await org.client("Viewer").get("/api/users/me")).status_code == 200
 

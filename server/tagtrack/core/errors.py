@@ -7,6 +7,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 log = logging.getLogger("tagtrack.errors")
@@ -76,7 +77,12 @@ def _describe_validation(exc: RequestValidationError) -> str:
     for err in exc.errors():
         loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path")]
         where = ".".join(loc) or "request"
-        parts.append(f"{where}: {err.get('msg', 'invalid')}")
+        # Shown to users as is: say "is required" and drop pydantic's "Value error, " prefix.
+        if err.get("type") == "missing":
+            text = "is required"
+        else:
+            text = str(err.get("msg", "invalid")).removeprefix("Value error, ")
+        parts.append(f"{where}: {text}")
     return "; ".join(parts) or "Invalid request"
 
 
@@ -95,6 +101,22 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(
             _body(reason, str(exc.detail)), status_code=exc.status_code, headers=exc.headers
         )
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(_: Request, exc: DBAPIError) -> JSONResponse:
+        sqlstate = str(getattr(exc.orig, "sqlstate", "") or "")
+        # A concurrent request took the same unique value after our check passed.
+        if sqlstate == "XXXXX":
+            return JSONResponse(
+                _body("duplicate", "That value is already in use (duplicate)"), status_code=400
+            )
+        # Class 22 is a value PostgreSQL refuses (a NUL character, say): bad input.
+        if sqlstate.startswith("22"):
+            return JSONResponse(
+                _body("invalid input", "The request holds a value that cannot be stored"),
+                status_code=400,
+            )
+        raise exc
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:

@@ -15,6 +15,8 @@ from tagtrack.core.errors import BadRequest
 Column = InstrumentedAttribute[Any] | ColumnElement[Any]
 
 MAX_LIMIT = 10000
+# Keeps page * limit inside PostgreSQL's bigint OFFSET.
+MAX_PAGE = 10**9
 TOTAL_HEADER = "x-total-count"
 
 
@@ -29,7 +31,7 @@ class ListParams:
 
 def _list_params(
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="Rows per page")] = 25,
-    page: Annotated[int, Query(ge=0, description="Zero-based page")] = 0,
+    page: Annotated[int, Query(ge=0, le=MAX_PAGE, description="Zero-based page")] = 0,
     sort: Annotated[str, Query(max_length=64, description="Field, '-' prefix descends")] = "",
     search: Annotated[str, Query(max_length=200, description="Contains, any text field")] = "",
     search2: Annotated[str, Query(max_length=200, description="Fuzzy (trigram) match")] = "",

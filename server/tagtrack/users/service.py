@@ -82,6 +82,9 @@ class UserService:
         missing = [s for s in sites if s not in known]
         if missing:
             raise BadRequest(f"Unknown site: {', '.join(missing)}", reason="unknown site")
+        # A site-scoped administrator must not hand out sites (or All Sites) beyond their own.
+        if any(not principal.sees_site(s) for s in fields.securityCtx.sites):
+            raise Forbidden("You may only grant sites within your own scope")
 
     async def _guard_super_admin_target(self, principal: Principal, user: User) -> None:
         if principal.super_admin:

@@ -13,8 +13,7 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { useLogout } from '../../features/auth/queries';
+import { useSignOut } from '../../features/auth/queries';
 import { useCurrentUser } from '../../features/session/queries';
 import { useSiteNavigate } from '../../features/session/SiteContext';
 
@@ -29,14 +28,9 @@ function initials(name: string | undefined): string {
 }
 
 function useAccountActions() {
-  const navigate = useNavigate();
   const siteNavigate = useSiteNavigate();
-  const logout = useLogout();
-  return {
-    profile: () => siteNavigate('/userme'),
-    // The session ends on the server first; login follows whatever the outcome.
-    logout: () => logout.mutate(undefined, { onSettled: () => navigate('/login') }),
-  };
+  const signOut = useSignOut();
+  return { profile: () => siteNavigate('/userme'), logout: signOut };
 }
 
 /** Profile and Logout: a menu in the top bar, a list in the drawer on extra-small screens. */

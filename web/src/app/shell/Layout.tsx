@@ -10,7 +10,7 @@ import { Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { errorText } from '../../api/client';
 import { Loading } from '../../components/Loading';
-import { useCurrentUser } from '../../features/session/queries';
+import { useCurrentUser, usePermissions } from '../../features/session/queries';
 import { SiteProvider } from '../../features/session/SiteContext';
 import { DatePickersProvider } from '../DatePickersProvider';
 import { DRAWER_WIDTH } from '../theme';
@@ -23,6 +23,7 @@ const hideOnPrint = { displayPrint: 'none' } as const;
 /** The root layout: signed-in users only; a 401 sends the browser to login. */
 export default function Layout() {
   const me = useCurrentUser();
+  const perms = usePermissions();
   if (me.isError) {
     return (
       <Box sx={{ p: 4 }}>
@@ -39,7 +40,8 @@ export default function Layout() {
       </Box>
     );
   }
-  if (me.isPending) return <Loading minHeight="100vh" />;
+  // Screens render once the rights are known, so buttons never appear late.
+  if (me.isPending || perms.loading) return <Loading minHeight="100vh" />;
   return (
     <SiteProvider>
       <DatePickersProvider>

@@ -112,6 +112,13 @@ describe('shell', () => {
     );
   });
 
+  it('restores the last chosen site for a link without one', async () => {
+    window.sessionStorage.setItem('tagtrack.site', 's2');
+    const { router } = setup({ route: '/home' });
+    await screen.findByRole('heading', { name: 'Home' });
+    await waitFor(() => expect(router.state.location.search).toBe('?site=s2'));
+  });
+
   it('falls back to the first site for an unknown site', async () => {
     const { router } = setup({ route: '/home?site=nope' });
     await screen.findByRole('heading', { name: 'Home' });

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
 import { api, callPending, unwrap } from '../../api/client';
 import type { SsoKind } from '../../api/types';
 import { sessionKeys } from '../session/queries';
@@ -17,11 +18,24 @@ export function useLogin() {
 }
 
 export function useLogout() {
-  const client = useQueryClient();
   return useMutation({
     mutationFn: () => unwrap(api.POST('/api/auth/logout')),
-    onSettled: () => client.clear(),
   });
+}
+
+/** Ends the session on the server, then goes to login whatever the outcome. */
+export function useSignOut(): () => void {
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const client = useQueryClient();
+  return () =>
+    logout.mutate(undefined, {
+      onSettled: () => {
+        // Leave the signed-in screens first so nothing refetches the cleared data.
+        void navigate('/login');
+        client.clear();
+      },
+    });
 }
 
 /** Whether an SSO kind is offered; any failure counts as unavailable. */

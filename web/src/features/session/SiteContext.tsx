@@ -45,7 +45,8 @@ export function SiteProvider({ children }: { children: ReactNode }) {
   );
   const wanted = params.get('site');
   // A link without the param keeps the site chosen last; the URL is then put back in step.
-  const site = resolveSite(sites, wanted ?? rememberedSite());
+  // Nothing is chosen until the sites are known, so a valid site is never replaced early.
+  const site = sitesQuery.isSuccess ? resolveSite(sites, wanted ?? rememberedSite()) : undefined;
   const siteId = site?.id;
 
   useEffect(() => {

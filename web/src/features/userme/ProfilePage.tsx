@@ -1,11 +1,10 @@
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import FormLabel from '@mui/material/FormLabel';
-import { useNavigate } from 'react-router';
 import type { CurrentUser } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
-import { useLogout } from '../auth/queries';
+import { useSignOut } from '../auth/queries';
 import { useCurrentUser } from '../session/queries';
 import { passwordProblem } from '../users/passwordRule';
 import { useRoles } from '../users/queries';
@@ -36,8 +35,7 @@ function RoleChips({ ids }: { ids: string[] }) {
 
 function ProfileEditor({ me }: { me: CurrentUser }) {
   const save = useSaveMe();
-  const logout = useLogout();
-  const navigate = useNavigate();
+  const signOut = useSignOut();
 
   const tabs: TabDef<ProfileForm>[] = [
     {
@@ -93,7 +91,7 @@ function ProfileEditor({ me }: { me: CurrentUser }) {
         })
       }
       // One's own record changed: the session ends and the user signs in again.
-      afterSave={() => logout.mutate(undefined, { onSettled: () => navigate('/login') })}
+      afterSave={signOut}
       canModify
     />
   );

@@ -1,14 +1,14 @@
 import LockResetOutlined from '@mui/icons-material/LockResetOutlined';
 import Button from '@mui/material/Button';
 import { useMemo } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { errorText } from '../../api/client';
 import type { User } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
 import { useSnackbar } from '../../components/Snackbar';
 import { ALL_SITES_ID, ALL_SITES_NAME } from '../../constants';
-import { useLogout } from '../auth/queries';
+import { useSignOut } from '../auth/queries';
 import { useCurrentUser, usePermissions } from '../session/queries';
 import { useSiteOptions } from '../sites/queries';
 import { passwordProblem } from './passwordRule';
@@ -54,8 +54,7 @@ function UserEditor({ id, user }: { id: string; user: User | undefined }) {
   const update = useUpdateUser();
   const remove = useDeleteUser();
   const reset = useResetUserPassword();
-  const logout = useLogout();
-  const navigate = useNavigate();
+  const signOut = useSignOut();
   const snackbar = useSnackbar();
   const canModify = perms.can('users', 'modify');
   const editingSelf = !isNew && me.data?.id === id;
@@ -160,11 +159,7 @@ function UserEditor({ id, user }: { id: string; user: User | undefined }) {
       onDelete={() => remove.mutateAsync(id)}
       parentPath="/users"
       // Saving one's own record ends the session: sign in again with the new details.
-      afterSave={
-        editingSelf
-          ? () => logout.mutate(undefined, { onSettled: () => navigate('/login') })
-          : undefined
-      }
+      afterSave={editingSelf ? signOut : undefined}
       canModify={canModify}
       canCreate={perms.can('users', 'create')}
       canDelete={perms.can('users', 'delete') && !editingSelf}
