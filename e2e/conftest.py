@@ -2,12 +2,21 @@
 
 import os
 import shutil
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import (
+    APIRequestContext,
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    expect,
+    sync_playwright,
+)
 
 from tests.database import test_database
 from tests.serve import ROOT, serve
@@ -25,6 +34,11 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+DEMO_SITES = ("Chicago Cross-Dock", "Leeds Fulfilment Centre", "Rotterdam Distribution Centre")
+PRIYA = "priya.raman@northwind.example.com"
+MARCUS = "marcus.webb@northwind.example.com"
+SOFIA = "sofia.lindqvist@northwind.example.com"
+TOM = "tom.okafor@northwind.example.com"
 DESKTOP = {"width": 1366, "height": 860}
 MOBILE = {"width": 390, "height": 844}
 
@@ -98,3 +112,93 @@ def sign_in(page: Page, username: str, password: str) -> None:
     page.get_by_label("Email").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Login").click()
+
+
+@dataclass(frozen=True)
+class Account:
+    email: str
+    password: str
+    name: str
+    id: str = ""
+
+
+def unique(prefix: str) -> str:
+    """A name no other test uses: the tests share one database."""
+    return f"{prefix} {uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(scope="session")
+def admin_api(browser: Browser, console: Console) -> Iterator[APIRequestContext]:
+    """The API, signed in as the super admin, for setting up data."""
+    ctx = browser.new_context(base_url=console.url)
+    response = ctx.request.post(
+        "/api/auth/login",
+        data={"username": console.admin_email, "password": console.admin_password},
+    )
+    assert response.ok, response.text()
+    yield ctx.request
+    ctx.close()
+
+
+def role_id(api: APIRequestContext, name: str) -> str:
+    response = api.get("/api/roles")
+    assert response.ok, response.text()
+    return next(r["id"] for r in response.json() if r["name"] == name)
+
+
+def site_id(api: APIRequestContext, name: str) -> str:
+    response = api.get("/api/sites", params={"limit": 1000})
+    assert response.ok, response.text()
+    return str(next(s["_id"] for s in response.json() if s["name"] == name))
+
+
+def create_user(
+    api: APIRequestContext, role: str = "Viewer", sites: list[str] | None = None
+) -> Account:
+    """A throwaway user, so sign-in failures and logouts never touch the demo users."""
+    tag = uuid.uuid4().hex[:8]
+    account = Account(f"e2e.{tag}@northwind.example.com", f"Rfid-Gate-{tag}-Dock!", f"E2E {tag}")
+    response = api.post(
+        "/api/users",
+        data={
+            "name": account.name,
+            "username": account.email,
+            "roles": [role_id(api, role)],
+            "securityCtx": {"sites": sites or [], "companies": []},
+            "password": account.password,
+        },
+    )
+    assert response.ok, response.text()
+    return Account(account.email, account.password, account.name, response.json()["id"])
+
+
+def create_site(api: APIRequestContext, name: str, description: str = "") -> str:
+    response = api.post(
+        "/api/sites",
+        data={
+            "name": name,
+            "description": description,
+            "startDate": "2024-01-15T00:00:00Z",
+            "timezone": {"id": "Europe/Amsterdam"},
+        },
+    )
+    assert response.ok, response.text()
+    return str(response.json()["_id"])
+
+
+def api_sign_in(context: BrowserContext, username: str, password: str) -> None:
+    """Sign in without the form (the form has its own tests); the cookie lands in context."""
+    response = context.request.post(
+        "/api/auth/login", data={"username": username, "password": password}
+    )
+    assert response.ok, response.text()
+
+
+def open_signed_in(page: Page, username: str, password: str, path: str = "/home") -> None:
+    api_sign_in(page.context, username, password)
+    page.goto(path)
+    expect(page.get_by_role("navigation", name="Main menu").first).to_be_visible()
+
+
+def snackbar(page: Page) -> Locator:
+    return page.get_by_test_id("snackbar")

@@ -20,6 +20,7 @@ from tagtrack.lookups.router import router as lookups_router
 from tagtrack.meta.router import probes
 from tagtrack.meta.router import router as meta_router
 from tagtrack.orgs.router import router as orgs_router
+from tagtrack.passwords.router import router as passwords_router
 from tagtrack.roles.router import router as roles_router
 from tagtrack.settings.router import router as settings_router
 from tagtrack.sites.router import router as sites_router
@@ -31,6 +32,7 @@ def api_router() -> APIRouter:
     for router in (
         auth_router,
         users_router,
+        passwords_router,
         roles_router,
         orgs_router,
         sites_router,

@@ -38,8 +38,9 @@ def database_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def settings() -> Settings:
+def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     return Settings(
+        data_dir=tmp_path_factory.mktemp("data"),
         web_dist=Path("/nonexistent"),
         log_json=False,
         login_rate_limit_per_minute=1000,

@@ -14,7 +14,7 @@ LISTS = [
 ]
 
 
-async def setup(org_factory, role: str) -> tuple[Org, httpx.AsyncClient]:
+async def org_with_sites(org_factory, role: str) -> tuple[Org, httpx.AsyncClient]:
     org: Org = await org_factory()
     client = org.client(role)
     # Enough sites to page through.
@@ -32,7 +32,7 @@ async def total(client: httpx.AsyncClient, path: str, **params: object) -> int:
 
 @pytest.mark.parametrize(("path", "role"), LISTS)
 async def test_pages_cover_the_list_exactly_once(org_factory, path: str, role: str) -> None:
-    _, client = await setup(org_factory, role)
+    _, client = await org_with_sites(org_factory, role)
     count = await total(client, path, limit=10000)
     assert count >= 3
     seen: list[str] = []
@@ -52,7 +52,7 @@ async def test_pages_cover_the_list_exactly_once(org_factory, path: str, role: s
 
 @pytest.mark.parametrize(("path", "role"), LISTS)
 async def test_minus_sorts_descending(org_factory, path: str, role: str) -> None:
-    _, client = await setup(org_factory, role)
+    _, client = await org_with_sites(org_factory, role)
     up = (await client.get(path, params={"sort": "name", "limit": 10000})).json()
     down = (await client.get(path, params={"sort": "-name", "limit": 10000})).json()
     names = [r["name"] for r in up]
@@ -62,34 +62,33 @@ async def test_minus_sorts_descending(org_factory, path: str, role: str) -> None
 
 @pytest.mark.parametrize(("path", "role"), LISTS)
 async def test_invalid_sort_field_is_a_400(org_factory, path: str, role: str) -> None:
-    _, client = await setup(org_factory, role)
+    _, client = await org_with_sites(org_factory, role)
     for sort in ("bogus", "-bogus", "org_id", "name;drop table users"):
         body = assert_error(await client.get(path, params={"sort": sort}), 400, "invalid sort")
         assert "name" in body["message"]
 
 
+OUT_OF_RANGE: list[tuple[dict[str, object], str]] = [
+    ({"limit": 10001}, "limit"),
+    ({"limit": 0}, "limit"),
+    ({"limit": -5}, "limit"),
+    ({"limit": "many"}, "limit"),
+    ({"page": -1}, "page"),
+    ({"page": "first"}, "page"),
+    ({"page": 10**10}, "page"),
+    ({"sort": "n" * 65}, "sort"),
+    ({"search": "s" * 201}, "search"),
+    ({"search2": "s" * 201}, "search2"),
+]
+
+
 @pytest.mark.parametrize(("path", "role"), LISTS)
-@pytest.mark.parametrize(
-    ("params", "field"),
-    [
-        ({"limit": 10001}, "limit"),
-        ({"limit": 0}, "limit"),
-        ({"limit": -5}, "limit"),
-        ({"limit": "many"}, "limit"),
-        ({"page": -1}, "page"),
-        ({"page": "first"}, "page"),
-        ({"page": 10**10}, "page"),
-        ({"sort": "n" * 65}, "sort"),
-        ({"search": "s" * 201}, "search"),
-        ({"search2": "s" * 201}, "search2"),
-    ],
-)
-async def test_out_of_range_list_parameters_are_422(
-    org_factory, path: str, role: str, params: dict[str, object], field: str
-) -> None:
+async def test_out_of_range_list_parameters_are_422(org_factory, path: str, role: str) -> None:
     org: Org = await org_factory()
-    response = await org.client(role).get(path, params=params)
-    assert_error(response, 422, "validation", field)
+    client = org.client(role)
+    for params, field in OUT_OF_RANGE:
+        body = assert_error(await client.get(path, params=params), 422, "validation", field)
+        assert body["message"].startswith(f"{field}: "), body
 
 
 @pytest.mark.parametrize(("path", "role"), LISTS)
@@ -102,7 +101,7 @@ async def test_the_largest_limit_is_accepted(org_factory, path: str, role: str) 
 
 @pytest.mark.parametrize(("path", "role"), LISTS)
 async def test_a_page_past_the_end_is_empty_with_the_total(org_factory, path: str, role: str):
-    _, client = await setup(org_factory, role)
+    _, client = await org_with_sites(org_factory, role)
     count = await total(client, path)
     response = await client.get(path, params={"page": 500, "limit": 25})
     assert response.status_code == 200
@@ -123,7 +122,7 @@ async def test_default_page_size_is_25(org_factory) -> None:
 
 
 async def test_search_is_case_insensitive_and_treats_wildcards_literally(org_factory) -> None:
-    _, client = await setup(org_factory, "Administrator")
+    _, client = await org_with_sites(org_factory, "Administrator")
     assert await total(client, "/api/sites", search="quay") == 4
     assert await total(client, "/api/sites", search="QUAY 3") == 1
     percent = (await client.get("/api/sites", params={"search": "100%"})).json()
@@ -138,31 +137,20 @@ async def test_search_is_case_insensitive_and_treats_wildcards_literally(org_fac
 
 
 async def test_search2_is_fuzzy_and_combines_with_paging(org_factory) -> None:
-    _, client = await setup(org_factory, "Administrator")
-    response = await client.get("/api/sites", params={"search2": "qauy", "sort": "name"})
+    _, client = await org_with_sites(org_factory, "Administrator")
+    quays = ["Quay 100%", "Quay 3", "Quay 4", "Quay_2"]
+    response = await client.get("/api/sites", params={"search2": "Quayy", "sort": "name"})
     assert response.status_code == 200
-    fuzzy = [s["name"] for s in response.json()]
-    assert set(fuzzy) <= {"Quay 100%", "Quay_2", "Quay 3", "Quay 4"}
-    response = await client.get("/api/sites", params={"search2": "Quay 3"})
-    names = [s["name"] for s in response.json()]
-    assert "Quay 3" in names
-    assert int(response.headers["x-total-count"]) == len(names)
+    assert sorted(s["name"] for s in response.json()) == sorted(quays)
+    assert response.headers["x-total-count"] == "4"
     assert await total(client, "/api/sites", search2="zzzzzzzz") == 0
-    limited = await client.get("/api/sites", params={"search2": "Quay", "limit": 1})
+    limited = await client.get("/api/sites", params={"search2": "quay", "limit": 1, "page": 3})
     assert len(limited.json()) == 1
-    assert int(limited.headers["x-total-count"]) == 4
-
-
-async def test_a_nul_character_in_a_search_is_bad_input(org_factory) -> None:
-    _, client = await setup(org_factory, "Administrator")
-    for param in ("search", "search2"):
-        response = await client.get("/api/sites", params={param: "Quay\x00"})
-        assert_error(response, 400, "invalid input")
-    assert await total(client, "/api/sites") == 6
+    assert limited.headers["x-total-count"] == "4"
 
 
 async def test_search_and_search2_combine(org_factory) -> None:
-    _, client = await setup(org_factory, "Administrator")
+    _, client = await org_with_sites(org_factory, "Administrator")
     response = await client.get("/api/sites", params={"search": "4", "search2": "Quay"})
     assert [s["name"] for s in response.json()] == ["Quay 4"]
     assert response.headers["x-total-count"] == "1"

@@ -106,7 +106,7 @@ def install_error_handlers(app: FastAPI) -> None:
     async def database_error(_: Request, exc: DBAPIError) -> JSONResponse:
         sqlstate = str(getattr(exc.orig, "sqlstate", "") or "")
         # A concurrent request took the same unique value after our check passed.
-        if sqlstate == "XXXXX":
+        if sqlstate == "23505":
             return JSONResponse(
                 _body("duplicate", "That value is already in use (duplicate)"), status_code=400
             )

@@ -2,6 +2,7 @@
 
 from tagtrack.models.base import Base
 from tagtrack.models.org import Organization, OrgSettings
+from tagtrack.models.password_reset import PasswordReset
 from tagtrack.models.role import AccessRule, Role
 from tagtrack.models.site import Site, SiteSettings
 from tagtrack.models.user import LoginFailure, User, UserSession
@@ -12,6 +13,7 @@ __all__ = [
     "LoginFailure",
     "OrgSettings",
     "Organization",
+    "PasswordReset",
     "Role",
     "Site",
     "SiteSettings",

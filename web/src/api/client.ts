@@ -94,35 +94,6 @@ export async function unwrap<T>(call: Promise<FetchResult<T>>): Promise<T> {
   return data as T;
 }
 
-/**
- * For the few calls whose paths the server's OpenAPI document does not list yet (password
- * reset). Same error handling as `api`; replace with a typed `api` call once generated.
- */
-export async function callPending(
-  method: 'POST' | 'PUT',
-  path: string,
-  { query, body }: { query?: Record<string, string>; body?: unknown } = {},
-): Promise<void> {
-  const url = query ? `${path}?${new URLSearchParams(query).toString()}` : path;
-  const response = await globalThis.fetch(
-    new Request(url, {
-      method,
-      credentials: 'include',
-      headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  if (response.ok) return;
-  const text = await response.text();
-  let error: unknown = text;
-  try {
-    error = JSON.parse(text);
-  } catch {
-    // A plain-text body is the message itself.
-  }
-  throw toApiError(response, error);
-}
-
 export interface Page<T> {
   rows: T[];
   total: number;

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { api, callPending, unwrap } from '../../api/client';
+import { api, unwrap } from '../../api/client';
 import type { SsoKind } from '../../api/types';
 import { sessionKeys } from '../session/queries';
 
@@ -65,13 +65,13 @@ export function ssoRedirectUrl(kind: SsoKind): string {
 export function usePasswordResetRequest() {
   return useMutation({
     mutationFn: (email: string) =>
-      callPending('POST', '/api/auth/passwordresetrequest', { query: { email } }),
+      unwrap(api.POST('/api/auth/passwordresetrequest', { params: { query: { email } } })),
   });
 }
 
 export function usePasswordReset() {
   return useMutation({
     mutationFn: (body: { password: string; token: string }) =>
-      callPending('POST', '/api/auth/passwordreset', { body }),
+      unwrap(api.POST('/api/auth/passwordreset', { body })),
   });
 }

@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, callPending, unwrap, unwrapPage } from '../../api/client';
+import { api, unwrap, unwrapPage } from '../../api/client';
 import type { UserCreate, UserUpdate } from '../../api/types';
 import { listQueryParams, type ListQuery } from '../../components/listQuery';
 
@@ -63,7 +63,8 @@ export function useDeleteUser() {
 /** Sends the user a password reset email. */
 export function useResetUserPassword() {
   return useMutation({
-    mutationFn: (id: string) => callPending('PUT', `/api/users/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) =>
+      unwrap(api.PUT('/api/users/{user_id}', { params: { path: { user_id: id } } })),
   });
 }
 

@@ -1,0 +1,45 @@
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request
+
+from tagtrack.auth.dependencies import allowed
+from tagtrack.auth.principal import Principal
+from tagtrack.core.db import DbSession
+from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.core.mail import Mailer
+from tagtrack.kit.schemas import Email
+from tagtrack.passwords.repository import PasswordResetRepository
+from tagtrack.passwords.schemas import PasswordResetBody
+from tagtrack.passwords.service import PasswordResetService
+
+router = APIRouter(tags=["passwords"], responses=ERROR_RESPONSES)
+
+
+def _service(request: Request, session: DbSession) -> PasswordResetService:
+    settings = request.app.state.settings
+    return PasswordResetService(PasswordResetRepository(session), Mailer(settings), settings)
+
+
+Service = Annotated[PasswordResetService, Depends(_service)]
+
+
+@router.post("/auth/passwordresetrequest", status_code=204)
+async def request_reset(email: Annotated[Email, Query()], service: Service) -> None:
+    """Mail a reset link if the email matches an active account (the answer never says)."""
+    await service.request(email)
+
+
+@router.post("/auth/passwordreset", status_code=204)
+async def reset_password(body: PasswordResetBody, service: Service) -> None:
+    """Set a new password with a mailed token; 401 reason 'password too weak' or otherwise."""
+    await service.reset(body.token, body.password)
+
+
+@router.put("/users/{user_id}", status_code=204)
+async def send_reset(
+    user_id: str,
+    principal: Annotated[Principal, allowed("users", "modify")],
+    service: Service,
+) -> None:
+    """Mail the user a link to set a new password."""
+    await service.send_for_user(principal, user_id)

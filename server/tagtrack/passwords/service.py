@@ -1,0 +1,84 @@
+"""Password reset by mailed link: self-service, or sent by an administrator."""
+
+import base64
+import json
+from datetime import timedelta
+
+from tagtrack.auth.principal import Principal
+from tagtrack.core.config import Settings
+from tagtrack.core.errors import AppError, NotFound
+from tagtrack.core.mail import Mailer
+from tagtrack.core.security import hash_password, new_token, password_problem, token_hash
+from tagtrack.models import PasswordReset, User
+from tagtrack.models.base import utcnow
+from tagtrack.passwords.repository import PasswordResetRepository
+
+TOKEN_LIFETIME = timedelta(hours=24)
+# One mail per user per minute, whoever asks.
+RESEND_INTERVAL = timedelta(minutes=1)
+
+
+class ResetRejected(AppError):
+    status_code = 401
+    reason = "invalid token"
+
+
+def reset_token(username: str) -> str:
+    """A random secret behind the username, which the reset page shows."""
+    payload = json.dumps({"username": username}, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(payload).decode().rstrip("=") + "." + new_token()
+
+
+class PasswordResetService:
+    def __init__(
+        self, repository: PasswordResetRepository, mailer: Mailer, settings: Settings
+    ) -> None:
+        self.repository = repository
+        self.mailer = mailer
+        self.settings = settings
+
+    def _link(self, token: str) -> str:
+        base = self.settings.public_url or f"http://{self.settings.host}:{self.settings.port}"
+        return f"{base.rstrip('/')}/passwordreset/form?token={token}"
+
+    async def _issue(self, user: User, reason: str) -> None:
+        now = utcnow()
+        if await self.repository.issued_since(user.id, now - RESEND_INTERVAL):
+            return
+        token = reset_token(user.username)
+        await self.repository.add(
+            PasswordReset(
+                token_hash=token_hash(token), user_id=user.id, expires_at=now + TOKEN_LIFETIME
+            )
+        )
+        await self.mailer.send(
+            [user.username],
+            "Reset your TagTrack password",
+            f"Hello {user.name},\n\n{reason}\n\nChoose a new password here (the link works for "
+            f"24 hours and unlocks your account):\n{self._link(token)}\n\n"
+            "If you did not ask for this, you can ignore this message.\n",
+        )
+
+    async def request(self, email: str) -> None:
+        """Mail a link when the email matches an active account; say nothing either way."""
+        user = await self.repository.active_user_by_username(email.strip())
+        if user is not None:
+            await self._issue(user, "Someone asked to reset the password of your account.")
+
+    async def send_for_user(self, principal: Principal, user_id: str) -> None:
+        user = await self.repository.user_in_org(principal.org_id, user_id)
+        if user is None:
+            raise NotFound("User not found")
+        await self._issue(user, f"{principal.name} sent you a link to set your password.")
+
+    async def reset(self, token: str, password: str) -> None:
+        user = await self.repository.user_for_token(token_hash(token), utcnow())
+        if user is None:
+            raise ResetRejected("Your password reset token is invalid or has expired")
+        problem = password_problem(password, [user.name, user.username])
+        if problem:
+            raise ResetRejected(problem, reason="password too weak")
+        user.password_hash = hash_password(password)
+        user.locked = False
+        user.failed_logins = 0
+        await self.repository.forget_user(user.id)

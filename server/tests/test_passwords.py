@@ -1,0 +1,143 @@
+"""Password reset by mailed link, delivered through a real SMTP server."""
+
+import re
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+import pytest
+
+from tagtrack.core.config import Settings
+from tagtrack.main import create_app
+from tagtrack.passwords.service import reset_token
+from tests.conftest import PASSWORD, Org, make_client
+from tests.mailbox import Mailbox, smtp_server
+
+NEW_PASSWORD = "Fresh-Harbour-Lantern-77"
+
+
+@pytest.fixture(scope="module")
+def mailbox_url() -> Iterator[tuple[Mailbox, str]]:
+    with smtp_server() as served:
+        yield served
+
+
+@pytest.fixture(scope="module")
+async def mail_app(
+    database_url: str, settings: Settings, mailbox_url: tuple[Mailbox, str]
+) -> AsyncIterator[object]:
+    update = {"smtp_url": mailbox_url[1], "public_url": "https://track.example.com"}
+    application = create_app(settings.model_copy(update=update), database_url=database_url)
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+def _token(mailbox: Mailbox, address: str) -> str:
+    messages = mailbox.to(address)
+    assert messages, f"no mail to {address}"
+    body = messages[-1].get_payload(decode=True).decode()  # type: ignore[union-attr]
+    found = re.search(r"https://track\.example\.com/passwordreset/form\?token=(\S+)", body)
+    assert found, body
+    return found.group(1)
+
+
+async def test_forgot_password_mails_a_link_that_sets_the_password_and_unlocks(
+    org_factory, mail_app, mailbox_url
+) -> None:
+    mailbox, _ = mailbox_url
+    org: Org = await org_factory()
+    username = org.usernames["Operator"]
+    async with make_client(mail_app, "198.51.100.7") as client:
+        for _ in range(5):
+            await client.post("/api/auth/login", json={"username": username, "password": "nope"})
+        locked = await client.post(
+            "/api/auth/login", json={"username": username, "password": PASSWORD}
+        )
+        assert locked.json()["reason"] == "account locked"
+
+        asked = await client.post("/api/auth/passwordresetrequest", params={"email": username})
+        assert asked.status_code == 204
+        token = _token(mailbox, username)
+        assert token.split(".")[0] == reset_token(username).split(".")[0]
+
+        weak = await client.post(
+            "/api/auth/passwordreset", json={"token": token, "password": "abc"}
+        )
+        assert weak.status_code == 401
+        assert weak.json()["reason"] == "password too weak"
+
+        done = await client.post(
+            "/api/auth/passwordreset", json={"token": token, "password": NEW_PASSWORD}
+        )
+        assert done.status_code == 204
+        again = await client.post(
+            "/api/auth/passwordreset", json={"token": token, "password": NEW_PASSWORD}
+        )
+        assert again.status_code == 401
+        assert again.json()["reason"] == "invalid token"
+
+        old = await client.post(
+            "/api/auth/login", json={"username": username, "password": PASSWORD}
+        )
+        assert old.status_code == 401
+        fresh = await client.post(
+            "/api/auth/login", json={"username": username, "password": NEW_PASSWORD}
+        )
+        assert fresh.status_code == 200
+    # The reset ended the sessions the user had.
+    assert (await org.client("Operator").get("/api/users/me")).status_code == 401
+
+
+async def test_reset_request_never_reveals_whether_an_account_exists(mail_app, mailbox_url) -> None:
+    mailbox, _ = mailbox_url
+    async with make_client(mail_app) as client:
+        before = len(mailbox.messages)
+        unknown = await client.post(
+            "/api/auth/passwordresetrequest", params={"email": "nobody@example.com"}
+        )
+        assert unknown.status_code == 204
+        assert len(mailbox.messages) == before
+        invalid = await client.post("/api/auth/passwordresetrequest", params={"email": "not-mail"})
+        assert invalid.status_code == 422
+        assert invalid.json()["reason"] == "validation"
+        forged = await client.post(
+            "/api/auth/passwordreset",
+            json={"token": reset_token("nobody@example.com"), "password": NEW_PASSWORD},
+        )
+        assert forged.status_code == 401
+        assert forged.json()["reason"] == "invalid token"
+
+
+async def test_admin_sends_a_reset_link_within_the_organisation_only(
+    org_factory, mail_app, mailbox_url
+) -> None:
+    mailbox, _ = mailbox_url
+    org: Org = await org_factory()
+    other: Org = await org_factory()
+    async with make_client(mail_app) as admin:
+        login = {"username": org.usernames["Administrator"], "password": PASSWORD}
+        assert (await admin.post("/api/auth/login", json=login)).status_code == 200
+        users = (await admin.get("/api/users", params={"search": "viewer"})).json()
+        viewer_id = users[0]["id"]
+        sent = await admin.put(f"/api/users/{viewer_id}")
+        assert sent.status_code == 204
+        assert _token(mailbox, org.usernames["Viewer"])
+
+        foreign = (await other.client("Administrator").get("/api/users")).json()[0]["id"]
+        assert (await admin.put(f"/api/users/{foreign}")).status_code == 404
+    viewer: httpx.AsyncClient = org.client("Viewer")
+    assert (await viewer.put(f"/api/users/{viewer_id}")).status_code == 403
+
+
+async def test_without_smtp_the_mail_is_written_to_the_data_dir(
+    org_factory, anonymous, settings
+) -> None:
+    org: Org = await org_factory()
+    asked = await anonymous.post(
+        "/api/auth/passwordresetrequest", params={"email": org.usernames["Manager"]}
+    )
+    assert asked.status_code == 204
+    written = [p.read_text() for p in (settings.data_dir / "mail").glob("*.eml")]
+    assert any(
+        org.usernames["Manager"] in text and "/passwordreset/form?token=" in text
+        for text in written
+    )
