@@ -21,7 +21,7 @@ from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.rules import ADMINISTRATOR
-from tests.database import test_database
+from tests.database import fresh_database
 
 PASSWORD = "Bench-Marking-Password-1"
 RAW_PAGE = """
@@ -84,7 +84,7 @@ def _summary(samples: list[float]) -> str:
 
 
 async def main(args: argparse.Namespace) -> None:
-    with test_database() as url:
+    with fresh_database() as url:
         upgrade(url)
         org_id, username = await _seed(url, args.users)
         app = create_app(Settings(log_json=True), database_url=url)

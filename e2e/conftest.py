@@ -18,7 +18,7 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
-from tests.database import test_database
+from tests.database import fresh_database
 from tests.serve import ROOT, serve
 
 ARTIFACTS = ROOT / "e2e" / "artifacts"
@@ -62,7 +62,7 @@ class Console:
 def console() -> Iterator[Console]:
     if not (ROOT / "web" / "dist" / "index.html").is_file():
         raise RuntimeError("The console is not built: run scripts/install.sh")
-    with test_database() as url:
+    with fresh_database() as url:
         env = {
             "TAGTRACK_DATABASE_URL": url,
             "TAGTRACK_ADMIN_EMAIL": ADMIN_EMAIL,

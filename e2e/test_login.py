@@ -1,12 +1,9 @@
 """Login page: success, each failure message, SSO parts, referer after a 401."""
 
-import os
 import re
 from collections.abc import Iterator
-from contextlib import contextmanager
 from urllib.parse import quote
 
-import psycopg
 import pytest
 from playwright.sync_api import APIRequestContext, Browser, Page, expect
 
@@ -17,11 +14,9 @@ from e2e.conftest import (
     Console,
     create_user,
     shot,
-    sign_in,
     site_id,
 )
-from tagtrack.core.db import async_url
-from tests.database import LOCAL_ADMIN_URL, local_server_answers, test_database
+from tests.database import fresh_database
 from tests.serve import serve
 
 INVALID = "Invalid username or password"
@@ -96,29 +91,10 @@ def test_five_failures_lock_the_account(page: Page, admin_api: APIRequestContext
     shot(page, "login-locked")
 
 
-@contextmanager
-def own_database() -> Iterator[str]:
-    """A second fresh database; test_database() names it after the process, like the console's."""
-    if not local_server_answers():
-        # The embedded cluster lives in its own folder, so the names cannot clash.
-        with test_database() as url:
-            yield url
-        return
-    name = f"tagtrack_test_{os.getpid()}_ratelimit"
-    with psycopg.connect(LOCAL_ADMIN_URL, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield async_url(f"{LOCAL_ADMIN_URL.rsplit('/', 1)[0]}/{name}")
-    finally:
-        with psycopg.connect(LOCAL_ADMIN_URL, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
 @pytest.fixture(scope="module")
 def strict_server(console: Console) -> Iterator[str]:
     """A server allowing 3 failed sign-ins per client a minute (the shared one allows 1000)."""
-    with own_database() as url:
+    with fresh_database() as url:
         env = {
             "TAGTRACK_DATABASE_URL": url,
             "TAGTRACK_ADMIN_EMAIL": console.admin_email,
@@ -177,9 +153,7 @@ def test_deep_link_returns_there_after_login(
     target = f"/users?site={rotterdam}"
     page.goto(target)
     expect(page).to_have_url(re.compile(rf"/login\?referer={re.escape(quote(target, safe=''))}$"))
-    sign_in(page, PRIYA, console.demo_password)
+    attempt(page, PRIYA, console.demo_password)
     expect(page).to_have_url(re.compile(rf"{re.escape(target)}$"))
     expect(page.get_by_role("heading", name="Users")).to_be_visible()
-    expect(page.get_by_role("combobox", name="Site")).to_have_text(
-        "Rotterdam Distribution Centre"
-    )
+    expect(page.get_by_role("combobox", name="Site")).to_have_text("Rotterdam Distribution Centre")

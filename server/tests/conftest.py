@@ -21,7 +21,7 @@ from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.rules import SEEDED_ROLES
-from tests.database import test_database
+from tests.database import fresh_database
 
 PASSWORD = "Correct-Horse-Battery-42"
 _counter = itertools.count(1)
@@ -32,7 +32,7 @@ FAST_HASH = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1).hash(PA
 
 @pytest.fixture(scope="session")
 def database_url() -> Iterator[str]:
-    with test_database() as url:
+    with fresh_database() as url:
         upgrade(url)
         yield url
 

@@ -1,5 +1,6 @@
 """Pick the test database: the local PostgreSQL when it answers, else the embedded one."""
 
+import itertools
 import os
 import tempfile
 from collections.abc import Iterator
@@ -25,10 +26,13 @@ def local_server_answers() -> bool:
         return False
 
 
+_created = itertools.count(1)
+
+
 @contextmanager
-def test_database() -> Iterator[str]:
+def fresh_database() -> Iterator[str]:
     """Yield the URL of a fresh, empty database that is dropped afterwards."""
-    name = f"tagtrack_test_{os.getpid()}"
+    name = f"tagtrack_test_{os.getpid()}_{next(_created)}"
     if local_server_answers():
         with psycopg.connect(LOCAL_ADMIN_URL, autocommit=True) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

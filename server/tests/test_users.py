@@ -326,7 +326,7 @@ async def test_only_super_admins_assign_the_super_admin_role(org_factory) -> Non
     body = new_user(org, roles=[org.role_ids["Super Admin"]])
     refused = await org.client("Administrator").post("/api/users", json=body)
     assert_error(refused, 403, "forbidden", "Super Admin")
-    assert (await users_of(org)).__len__() == 5
+    assert len(await users_of(org)) == 5
     created = await org.client("Super Admin").post("/api/users", json=body)
     assert created.status_code == 201, created.text
     assert created.json()["roles"] == [org.role_ids["Super Admin"]]
