@@ -34,6 +34,7 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+ALL_SITES_ID = "0" * 24
 DEMO_SITES = ("Chicago Cross-Dock", "Leeds Fulfilment Centre", "Rotterdam Distribution Centre")
 PRIYA = "priya.raman@northwind.example.com"
 MARCUS = "marcus.webb@northwind.example.com"
@@ -197,8 +198,17 @@ def api_sign_in(context: BrowserContext, username: str, password: str) -> None:
 def open_signed_in(page: Page, username: str, password: str, path: str = "/home") -> None:
     api_sign_in(page.context, username, password)
     page.goto(path)
-    expect(page.get_by_role("navigation", name="Main menu").first).to_be_visible()
+    expect(page.get_by_test_id("top-bar")).to_be_visible()
 
 
 def snackbar(page: Page) -> Locator:
     return page.get_by_test_id("snackbar")
+
+
+@pytest.fixture
+def mobile_page(browser: Browser, console: Console) -> Iterator[Page]:
+    """A phone-sized page: the drawer is temporary and holds the account menu."""
+    ctx = browser.new_context(base_url=console.url, viewport=MOBILE, is_mobile=True, has_touch=True)
+    ctx.set_default_timeout(10_000)
+    yield ctx.new_page()
+    ctx.close()

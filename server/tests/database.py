@@ -9,7 +9,7 @@ from pathlib import Path
 
 import psycopg
 
-from tagtrack.core.db import async_url, start_embedded_postgres
+from tagtrack.core.db import async_url, start_embedded_postgres, stop_embedded_postgres
 
 LOCAL_ADMIN_URL = os.environ.get(
     "TAGTRACK_TEST_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/test"
@@ -45,4 +45,7 @@ def fresh_database() -> Iterator[str]:
                 admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     else:
         with tempfile.TemporaryDirectory(prefix="tagtrack-pg-") as folder:
-            yield async_url(start_embedded_postgres(Path(folder), name))
+            try:
+                yield async_url(start_embedded_postgres(Path(folder), name))
+            finally:
+                stop_embedded_postgres(Path(folder))

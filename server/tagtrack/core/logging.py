@@ -1,8 +1,10 @@
 """Structured logs (JSON lines by default) and request metrics."""
 
 import logging
+import sys
 import time
 from collections.abc import Awaitable, Callable
+from typing import TextIO
 
 import structlog
 from prometheus_client import Counter, Histogram
@@ -11,6 +13,18 @@ from starlette.responses import Response
 
 REQUESTS = Counter("tagtrack_http_requests_total", "HTTP requests", ["method", "route", "status"])
 LATENCY = Histogram("tagtrack_http_request_seconds", "HTTP request latency", ["method", "route"])
+
+
+class _CurrentStderr(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever sys.stderr is at the time (test runners replace it)."""
+
+    @property
+    def stream(self) -> TextIO:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, _: object) -> None:
+        pass
 
 
 def configure_logging(json_lines: bool) -> None:
@@ -27,7 +41,7 @@ def configure_logging(json_lines: bool) -> None:
         logger_factory=structlog.stdlib.LoggerFactory(),
         cache_logger_on_first_use=True,
     )
-    handler = logging.StreamHandler()
+    handler = _CurrentStderr()
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
             foreign_pre_chain=shared,
