@@ -7,7 +7,7 @@ from tagtrack.auth.repository import AuthRepository, FailureRecorder
 from tagtrack.auth.schemas import CurrentUser, SecurityContext
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, Unauthorized
-from tagtrack.core.security import new_token, token_hash, verify_password
+from tagtrack.core.security import new_token, token_hash, verify_password_off_loop
 from tagtrack.models import User
 from tagtrack.models.base import utcnow
 
@@ -66,7 +66,7 @@ class AuthService:
         user = await self.repository.user_by_username(username.strip())
         if user is not None and user.locked:
             raise AccountLocked(LOCKED_MESSAGE)
-        valid = verify_password(user.password_hash if user else "", password)
+        valid = await verify_password_off_loop(user.password_hash if user else "", password)
         if user is None or not valid or not user.active:
             locked = await self.failures.record(
                 client, user.id if user else None, self.settings.login_lockout_failures

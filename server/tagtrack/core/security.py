@@ -1,5 +1,6 @@
 """Passwords, session tokens and the password rule."""
 
+import asyncio
 import hashlib
 import secrets
 
@@ -36,6 +37,15 @@ def password_problem(password: str, user_inputs: list[str] | None = None) -> str
     if zxcvbn(password[:100], user_inputs=user_inputs or [])["score"] < PASSWORD_MIN_SCORE:
         return "Password too weak"
     return None
+
+
+async def hash_password_off_loop(password: str) -> str:
+    """Argon2 costs tens of milliseconds of CPU: keep it off the event loop."""
+    return await asyncio.to_thread(hash_password, password)
+
+
+async def verify_password_off_loop(password_hash: str, password: str) -> bool:
+    return await asyncio.to_thread(verify_password, password_hash, password)
 
 
 def new_token() -> str:

@@ -8,7 +8,7 @@ from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, NotFound
 from tagtrack.core.mail import Mailer
-from tagtrack.core.security import hash_password, new_token, password_problem, token_hash
+from tagtrack.core.security import hash_password_off_loop, new_token, password_problem, token_hash
 from tagtrack.models import PasswordReset, User
 from tagtrack.models.base import utcnow
 from tagtrack.passwords.repository import PasswordResetRepository
@@ -78,7 +78,7 @@ class PasswordResetService:
         problem = password_problem(password, [user.name, user.username])
         if problem:
             raise ResetRejected(problem, reason="password too weak")
-        user.password_hash = hash_password(password)
+        user.password_hash = await hash_password_off_loop(password)
         user.locked = False
         user.failed_logins = 0
         await self.repository.forget_user(user.id)

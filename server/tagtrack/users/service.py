@@ -8,7 +8,7 @@ from tagtrack.auth.schemas import CurrentUser, SecurityContext
 from tagtrack.auth.service import current_user_of
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound, ValidationFailed
 from tagtrack.core.ids import ALL_SITES_ID
-from tagtrack.core.security import hash_password, password_problem
+from tagtrack.core.security import hash_password_off_loop, password_problem
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import User
 from tagtrack.roles.rules import SUPER_ADMIN
@@ -93,11 +93,11 @@ class UserService:
             raise Forbidden("Only super admins may change a super admin")
 
     @staticmethod
-    def _checked_password(password: str, user_inputs: list[str]) -> str:
+    async def _checked_password(password: str, user_inputs: list[str]) -> str:
         problem = password_problem(password, user_inputs)
         if problem:
             raise ValidationFailed(problem, reason="password too weak")
-        return hash_password(password)
+        return await hash_password_off_loop(password)
 
     async def create(self, principal: Principal, body: UserCreate, send_email: bool) -> UserRead:
         await self._check_fields(principal, body, None)
@@ -112,7 +112,9 @@ class UserService:
             org_id=principal.org_id,
             name=body.name,
             username=str(body.username),
-            password_hash=self._checked_password(body.password, [body.name, str(body.username)]),
+            password_hash=await self._checked_password(
+                body.password, [body.name, str(body.username)]
+            ),
             role_ids=body.roles,
             site_ids=list(dict.fromkeys(body.securityCtx.sites)),
         )
@@ -128,7 +130,9 @@ class UserService:
         user.role_ids = body.roles
         user.site_ids = list(dict.fromkeys(body.securityCtx.sites))
         if body.password:
-            user.password_hash = self._checked_password(body.password, [body.name, user.username])
+            user.password_hash = await self._checked_password(
+                body.password, [body.name, user.username]
+            )
             user.locked = False
             user.failed_logins = 0
             await self.auth.delete_user_sessions(user.id)
@@ -155,7 +159,9 @@ class UserService:
         user.name = body.name
         user.username = str(body.username)
         if body.password:
-            user.password_hash = self._checked_password(body.password, [body.name, user.username])
+            user.password_hash = await self._checked_password(
+                body.password, [body.name, user.username]
+            )
             # A new password ends every session, this one included.
             await self.auth.delete_user_sessions(user.id)
         return current_user_of(user, principal.super_admin)
