@@ -104,6 +104,10 @@ def page(context: BrowserContext) -> Page:
 def shot(page: Page, name: str) -> Path:
     """Save a screenshot for people to look at; returns its path."""
     path = ARTIFACTS / f"{name}.png"
+    # Finite transitions (drawer slide, menu fade) end first; spinners loop forever.
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.effect?.getTiming().iterations === Infinity)"
+    )
     page.screenshot(path=str(path), full_page=True)
     return path
 

@@ -195,16 +195,17 @@ export function DetailForm<V extends FieldValues, R = unknown>({
     >
       <PageHeader
         title={
-          <Box
-            component="span"
-            sx={{ display: 'inline-flex', alignItems: 'center', gap: 1, minWidth: 0 }}
-          >
+          <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
             <Tooltip title="Back">
               <IconButton aria-label="Back" onClick={goBack} size="small" edge="start">
                 <ArrowBack />
               </IconButton>
             </Tooltip>
-            <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+            <Box
+              component="span"
+              title={typeof title === 'string' ? title : undefined}
+              sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}
+            >
               {title}
             </Box>
           </Box>

@@ -54,6 +54,8 @@ export interface GenericListProps<T extends GridValidRowModel> {
   testId?: string;
 }
 
+const MOBILE_MIN_WIDTH = 120;
+
 function toSortModel(sort: string): GridSortModel {
   if (!sort) return [];
   const desc = sort.startsWith('-');
@@ -114,7 +116,9 @@ export function GenericList<T extends GridValidRowModel>({
   const gridColumns = useMemo<GridColDef<T>[]>(() => {
     const cols: GridColDef<T>[] = columns.map((c) => {
       const { hideOnMobile: _hide, ...col } = c;
-      return { flex: 1, minWidth: 120, ...col };
+      const column = { flex: 1, minWidth: 120, ...col };
+      // On a phone the columns share the width, so the delete button stays in view.
+      return mobile ? { ...column, minWidth: Math.min(column.minWidth, MOBILE_MIN_WIDTH) } : column;
     });
     if (canDelete && onDelete) {
       cols.push({
@@ -143,7 +147,7 @@ export function GenericList<T extends GridValidRowModel>({
       });
     }
     return cols;
-  }, [columns, canDelete, onDelete]);
+  }, [columns, canDelete, onDelete, mobile]);
 
   const visibility = useMemo(
     () =>

@@ -23,7 +23,8 @@ export function PageHeader({
         minWidth: 0,
       }}
     >
-      <Box sx={{ flex: '1 1 auto', minWidth: 0 }}>
+      {/* A long title is cut; the actions move below it only when it would get too narrow. */}
+      <Box sx={{ flex: '1 1 12rem', minWidth: 0 }}>
         <Typography
           variant="h5"
           component="h1"

@@ -34,7 +34,14 @@ function useAccountActions() {
 }
 
 /** Profile and Logout: a menu in the top bar, a list in the drawer on extra-small screens. */
-export function AccountMenu({ variant }: { variant: 'menu' | 'list' }) {
+export function AccountMenu({
+  variant,
+  onNavigate,
+}: {
+  variant: 'menu' | 'list';
+  /** Closes the phone drawer, as its menu links do. */
+  onNavigate?: () => void;
+}) {
   const me = useCurrentUser();
   const actions = useAccountActions();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
@@ -50,13 +57,23 @@ export function AccountMenu({ variant }: { variant: 'menu' | 'list' }) {
           </ListSubheader>
         }
       >
-        <ListItemButton onClick={actions.profile}>
+        <ListItemButton
+          onClick={() => {
+            onNavigate?.();
+            actions.profile();
+          }}
+        >
           <ListItemIcon>
             <PersonOutline fontSize="small" />
           </ListItemIcon>
           <ListItemText primary="Profile" />
         </ListItemButton>
-        <ListItemButton onClick={actions.logout}>
+        <ListItemButton
+          onClick={() => {
+            onNavigate?.();
+            actions.logout();
+          }}
+        >
           <ListItemIcon>
             <Logout fontSize="small" />
           </ListItemIcon>

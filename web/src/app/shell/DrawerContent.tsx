@@ -31,7 +31,7 @@ export function DrawerContent({
       {mobile && (
         <>
           <Divider />
-          <AccountMenu variant="list" />
+          <AccountMenu variant="list" onNavigate={onNavigate} />
         </>
       )}
       <Divider />

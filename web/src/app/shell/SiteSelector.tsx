@@ -16,11 +16,21 @@ export function SiteSelector() {
         label="Site"
         value={site?.id ?? ''}
         onChange={(e) => setSite(e.target.value)}
-        slotProps={{ select: { MenuProps: { slotProps: { paper: { sx: { maxHeight: 360 } } } } } }}
+        slotProps={{
+          select: {
+            // A long site name is cut, not spread across the page.
+            MenuProps: { slotProps: { paper: { sx: { maxHeight: 360, maxWidth: 360 } } } },
+          },
+        }}
         data-testid="site-selector"
       >
         {sites.map((s) => (
-          <MenuItem key={s.id} value={s.id}>
+          <MenuItem
+            key={s.id}
+            value={s.id}
+            title={s.name}
+            sx={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis' }}
+          >
             {s.name}
           </MenuItem>
         ))}
