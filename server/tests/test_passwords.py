@@ -141,3 +141,33 @@ async def test_without_smtp_the_mail_is_written_to_the_data_dir(
         org.usernames["Manager"] in text and "/passwordreset/form?token=" in text
         for text in written
     )
+
+
+async def test_a_user_created_with_an_activation_email_chooses_a_password_by_link(
+    org_factory, mail_app, mailbox_url
+) -> None:
+    mailbox, _ = mailbox_url
+    org: Org = await org_factory()
+    username = f"new.hire.{org.subdomain}@example.com"
+    async with make_client(mail_app) as admin:
+        login = {"username": org.usernames["Administrator"], "password": PASSWORD}
+        assert (await admin.post("/api/auth/login", json=login)).status_code == 200
+        body = {"name": "New Hire", "username": username, "roles": [org.role_ids["Viewer"]]}
+        created = await admin.post("/api/users", params={"email": "true"}, json=body)
+        assert created.status_code == 201, created.text
+    mail = mailbox.to(username)[-1]
+    assert "created a TagTrack account for you" in mail.get_payload(decode=True).decode()  # type: ignore[union-attr]
+    token = _token(mailbox, username)
+    async with make_client(mail_app, "198.51.100.20") as newcomer:
+        # No password works before the link is used.
+        empty = await newcomer.post("/api/auth/login", json={"username": username, "password": "x"})
+        assert empty.status_code == 401
+        chosen = await newcomer.post(
+            "/api/auth/passwordreset", json={"token": token, "password": NEW_PASSWORD}
+        )
+        assert chosen.status_code == 204
+        signed_in = await newcomer.post(
+            "/api/auth/login", json={"username": username, "password": NEW_PASSWORD}
+        )
+        assert signed_in.status_code == 200
+        assert signed_in.json()["name"] == "New Hire"

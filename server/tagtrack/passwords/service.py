@@ -71,6 +71,10 @@ class PasswordResetService:
             raise NotFound("User not found")
         await self._issue(user, f"{principal.name} sent you a link to set your password.")
 
+    async def invite(self, user: User, inviter: str) -> None:
+        """Mail a new user the link to choose a first password."""
+        await self._issue(user, f"{inviter} created a TagTrack account for you.")
+
     async def reset(self, token: str, password: str) -> None:
         user = await self.repository.user_for_token(token_hash(token), utcnow())
         if user is None:

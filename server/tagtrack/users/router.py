@@ -1,6 +1,6 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 
 from tagtrack.auth.dependencies import SignedIn, allowed
 from tagtrack.auth.principal import Principal
@@ -8,7 +8,10 @@ from tagtrack.auth.repository import AuthRepository
 from tagtrack.auth.schemas import CurrentUser
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.core.mail import Mailer
 from tagtrack.kit.lists import Listing, set_total
+from tagtrack.passwords.repository import PasswordResetRepository
+from tagtrack.passwords.service import PasswordResetService
 from tagtrack.users.repository import UserRepository
 from tagtrack.users.schemas import (
     EmailCheck,
@@ -24,8 +27,10 @@ from tagtrack.users.service import UserService
 router = APIRouter(tags=["users"], responses=ERROR_RESPONSES)
 
 
-def _service(session: DbSession) -> UserService:
-    return UserService(UserRepository(session), AuthRepository(session))
+def _service(request: Request, session: DbSession) -> UserService:
+    settings = request.app.state.settings
+    invites = PasswordResetService(PasswordResetRepository(session), Mailer(settings), settings)
+    return UserService(UserRepository(session), AuthRepository(session), invites)
 
 
 Service = Annotated[UserService, Depends(_service)]
@@ -70,7 +75,7 @@ async def create_user(
     service: Service,
     email: Annotated[bool, Query(description="Send an activation email instead")] = False,
 ) -> UserRead:
-    """Create a user; a password meeting the password rule is required."""
+    """Create a user with a password, or with email=true mail them a link to choose one."""
     return await service.create(principal, body, email)
 
 

@@ -11,6 +11,7 @@ from tagtrack.core.ids import ALL_SITES_ID
 from tagtrack.core.security import hash_password_off_loop, password_problem
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import User
+from tagtrack.passwords.service import PasswordResetService
 from tagtrack.roles.rules import SUPER_ADMIN
 from tagtrack.users.repository import UserRepository
 from tagtrack.users.schemas import (
@@ -24,9 +25,12 @@ from tagtrack.users.schemas import (
 
 
 class UserService:
-    def __init__(self, repository: UserRepository, auth: AuthRepository) -> None:
+    def __init__(
+        self, repository: UserRepository, auth: AuthRepository, invites: PasswordResetService
+    ) -> None:
         self.repository = repository
         self.auth = auth
+        self.invites = invites
 
     async def _super_admin_role_ids(self, org_id: str, role_ids: list[str]) -> set[str]:
         roles = await self.repository.roles_by_id(org_id, role_ids)
@@ -101,24 +105,22 @@ class UserService:
 
     async def create(self, principal: Principal, body: UserCreate, send_email: bool) -> UserRead:
         await self._check_fields(principal, body, None)
-        if send_email:
-            raise BadRequest(
-                "Activation emails need a configured mail server; set a password instead",
-                reason="mail unavailable",
-            )
-        if not body.password:
+        if not send_email and not body.password:
             raise ValidationFailed("A password is required for a new user", reason="validation")
         user = User(
             org_id=principal.org_id,
             name=body.name,
             username=str(body.username),
-            password_hash=await self._checked_password(
-                body.password, [body.name, str(body.username)]
-            ),
+            # Invited users have no password until they follow the mailed link.
+            password_hash=""
+            if send_email
+            else await self._checked_password(body.password or "", [body.name, str(body.username)]),
             role_ids=body.roles,
             site_ids=list(dict.fromkeys(body.securityCtx.sites)),
         )
         await self.repository.add(user)
+        if send_email:
+            await self.invites.invite(user, principal.name)
         return (await self._read(principal, [user]))[0]
 
     async def update(self, principal: Principal, body: UserUpdate) -> UserRead:

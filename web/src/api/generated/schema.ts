@@ -107,7 +107,7 @@ export interface paths {
         put: operations["update_user_api_users_put"];
         /**
          * Create User
-         * @description Create a user; a password meeting the password rule is required.
+         * @description Create a user with a password, or with email=true mail them a link to choose one.
          */
         post: operations["create_user_api_users_post"];
         delete?: never;
