@@ -15,6 +15,7 @@ from tagtrack.core.config import Settings, get_settings
 from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
 from tagtrack.core.errors import NotFound, install_error_handlers
 from tagtrack.core.housekeeping import housekeeping
+from tagtrack.core.limits import BodySizeLimit
 from tagtrack.core.logging import configure_logging, observe_request, security_headers
 from tagtrack.lookups.router import router as lookups_router
 from tagtrack.meta.router import probes
@@ -98,6 +99,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     install_error_handlers(app)
     app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)
     app.add_middleware(BaseHTTPMiddleware, dispatch=security_headers)
+    app.add_middleware(BodySizeLimit)
     app.include_router(api_router())
     app.include_router(probes)
     _mount_console(app, settings.web_dist)
