@@ -6,6 +6,7 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import (
@@ -162,7 +163,8 @@ def create_user(
 ) -> Account:
     """A throwaway user, so sign-in failures and logouts never touch the demo users."""
     tag = uuid.uuid4().hex[:8]
-    account = Account(f"e2e.{tag}@northwind.example.com", f"Rfid-Gate-{tag}-Dock!", f"E2E {tag}")
+    # Another domain, so searching the demo users for 'northwind' finds only them.
+    account = Account(f"e2e.{tag}@harbourline.example.org", f"Rfid-Gate-{tag}-Dock!", f"E2E {tag}")
     response = api.post(
         "/api/users",
         data={
@@ -191,12 +193,22 @@ def create_site(api: APIRequestContext, name: str, description: str = "") -> str
     return str(response.json()["_id"])
 
 
+# One session per account for the whole run: hashing a password costs most of a second.
+# So a test that signs out or changes its account uses a throwaway user of its own.
+_sessions: dict[tuple[str, str], list[Any]] = {}
+
+
 def api_sign_in(context: BrowserContext, username: str, password: str) -> None:
     """Sign in without the form (the form has its own tests); the cookie lands in context."""
-    response = context.request.post(
-        "/api/auth/login", data={"username": username, "password": password}
-    )
-    assert response.ok, response.text()
+    cookies = _sessions.get((username, password))
+    if cookies is None:
+        response = context.request.post(
+            "/api/auth/login", data={"username": username, "password": password}
+        )
+        assert response.ok, response.text()
+        _sessions[(username, password)] = cookies = list(context.cookies())
+    else:
+        context.add_cookies(cookies)
 
 
 def open_signed_in(page: Page, username: str, password: str, path: str = "/home") -> None:

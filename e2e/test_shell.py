@@ -4,7 +4,7 @@ import re
 from dataclasses import dataclass
 
 import pytest
-from playwright.sync_api import APIRequestContext, Locator, Page, expect
+from playwright.sync_api import APIRequestContext, Locator, Page, Route, expect
 
 from e2e.conftest import (
     ALL_SITES_ID,
@@ -13,6 +13,7 @@ from e2e.conftest import (
     PRIYA,
     TOM,
     Console,
+    api_sign_in,
     create_user,
     open_signed_in,
     shot,
@@ -98,6 +99,21 @@ def test_menu_entries_follow_rights(page: Page, console: Console, case: MenuCase
     for label in case.hidden:
         expect(nav.get_by_role("link", name=label, exact=True)).to_have_count(0)
     shot(page, f"menu-{case.who.replace(' ', '-')}")
+
+
+def test_menu_waits_for_the_organisation_labels(page: Page, console: Console) -> None:
+    held: list[Route] = []
+    page.route("**/api/orgsettings", lambda route: held.append(route))
+    api_sign_in(page.context, MARCUS, console.demo_password)
+    with page.expect_response("**/api/accessRules**"), page.expect_request("**/api/orgsettings"):
+        page.goto("/home")
+    # Rights are known but the labels are not: no menu yet, rather than one renamed later.
+    expect(page.get_by_role("progressbar", name="Loading")).to_be_visible()
+    expect(menu(page)).to_have_count(0)
+    held[0].continue_()
+    expect(menu(page).get_by_role("link", name="Assets")).to_be_visible()
+    expect(menu(page).get_by_role("link", name="Staff")).to_be_visible()
+    expect(menu(page).get_by_role("link", name="Items")).to_have_count(0)
 
 
 def test_viewer_sees_one_site_and_no_admin_groups(page: Page, console: Console) -> None:

@@ -3,7 +3,7 @@
 import re
 import uuid
 
-from playwright.sync_api import APIRequestContext, Page, expect
+from playwright.sync_api import APIRequestContext, Browser, Page, expect
 
 from e2e.conftest import (
     MARCUS,
@@ -50,11 +50,9 @@ def test_users_list(page: Page, console: Console) -> None:
     shot(page, "users-list")
 
 
-def test_create_user_with_validation(
-    page: Page, console: Console, admin_api: APIRequestContext
-) -> None:
+def test_create_user_with_validation(page: Page, console: Console, browser: Browser) -> None:
     tag = uuid.uuid4().hex[:8]
-    email = f"dock.lead.{tag}@northwind.example.com"
+    email = f"dock.lead.{tag}@harbourline.example.org"
     open_users(page, console)
     page.get_by_test_id("list-add").click()
     expect(page.get_by_role("heading", name="Add User")).to_be_visible()
@@ -99,10 +97,14 @@ def test_create_user_with_validation(
     open_row(page, email)
     expect(page.get_by_role("button", name="Rotterdam Distribution Centre")).to_be_visible()
     # The new account can sign in with the password it was given.
-    response = page.context.request.post(
-        "/api/auth/login", data={"username": email, "password": password}
-    )
-    assert response.ok, response.text()
+    fresh = browser.new_context(base_url=console.url)
+    try:
+        response = fresh.request.post(
+            "/api/auth/login", data={"username": email, "password": password}
+        )
+        assert response.ok, response.text()
+    finally:
+        fresh.close()
 
 
 def test_edit_user(page: Page, console: Console, admin_api: APIRequestContext) -> None:

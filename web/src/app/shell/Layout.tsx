@@ -12,6 +12,7 @@ import { errorText } from '../../api/client';
 import { Loading } from '../../components/Loading';
 import { useCurrentUser, usePermissions } from '../../features/session/queries';
 import { SiteProvider } from '../../features/session/SiteContext';
+import { useOrgSettings } from '../../features/settings/queries';
 import { DatePickersProvider } from '../DatePickersProvider';
 import { DRAWER_WIDTH } from '../theme';
 import { AccountMenu } from './AccountMenu';
@@ -24,6 +25,7 @@ const hideOnPrint = { displayPrint: 'none' } as const;
 export default function Layout() {
   const me = useCurrentUser();
   const perms = usePermissions();
+  const settings = useOrgSettings();
   if (me.isError) {
     return (
       <Box sx={{ p: 4 }}>
@@ -40,8 +42,9 @@ export default function Layout() {
       </Box>
     );
   }
-  // Screens render once the rights are known, so buttons never appear late.
-  if (me.isPending || perms.loading) return <Loading minHeight="100vh" />;
+  // Screens render once the rights and labels are known, so nothing appears or renames late;
+  // settings that fail to load leave the default labels.
+  if (me.isPending || perms.loading || settings.isLoading) return <Loading minHeight="100vh" />;
   return (
     <SiteProvider>
       <DatePickersProvider>
