@@ -2,6 +2,8 @@
 
 import asyncio
 import json
+import signal
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -69,6 +71,9 @@ def serve(
     settings = get_settings()
     url = _database(settings)
     asyncio.run(_first_start(url, settings, demo))
+    # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through Python (not
+    # the default handler) lets the embedded PostgreSQL be stopped on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     uvicorn.run(
         create_app(settings, database_url=url),
         host=host or settings.host,

@@ -40,8 +40,10 @@ class Served:
 
 
 @contextmanager
-def serve(env: dict[str, str], *args: str, timeout: float = 90.0) -> Iterator[Served]:
-    """Start the server, wait for /healthz, stop it with SIGINT on exit."""
+def serve(
+    env: dict[str, str], *args: str, timeout: float = 90.0, stop_signal: int = signal.SIGINT
+) -> Iterator[Served]:
+    """Start the server, wait for /healthz, stop it with the given signal on exit."""
     port = free_port()
     full_env = {
         **os.environ,
@@ -83,7 +85,7 @@ def serve(env: dict[str, str], *args: str, timeout: float = 90.0) -> Iterator[Se
         yield served
     finally:
         if process.poll() is None:
-            process.send_signal(signal.SIGINT)
+            process.send_signal(stop_signal)
             try:
                 process.wait(timeout=30)
             except subprocess.TimeoutExpired:

@@ -1,5 +1,6 @@
 """The first README command's path: serve with demo data on the embedded PostgreSQL."""
 
+import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -32,10 +33,13 @@ def test_serve_demo_on_embedded_postgres_and_restart(tmp_path: Path) -> None:
             assert client.get("/api/users").headers["x-total-count"] == "5"
     assert (tmp_path / "data" / "pg" / "PG_VERSION").is_file()
 
-    # A second start reuses ./data: nothing is created or printed twice.
-    with serve(env, "--demo") as second:
+    # A second start reuses ./data: nothing is created or printed twice. A service
+    # manager stops it with SIGTERM, which must stop the embedded PostgreSQL too.
+    with serve(env, "--demo", stop_signal=signal.SIGTERM) as second:
         assert "super admin created" not in second.text()
         assert "Demo data created" not in second.text()
         with _login(second.url, username, password) as client:
             assert client.get("/api/sites").headers["x-total-count"] == str(len(names))
             assert client.get("/api/users").headers["x-total-count"] == "5"
+    assert second.process.returncode == 0, second.text()
+    assert not (tmp_path / "data" / "pg" / "postmaster.pid").exists()
