@@ -40,7 +40,8 @@ def version_requests(metrics: str) -> float:
         if (
             line.startswith("tagtrack_http_requests_total{")
             and 'method="GET"' in labels
-            and labels.endswith('/version",status="200"')
+            and 'route="/api/version"' in labels
+            and 'status="200"' in labels
         ):
             return float(line.rsplit(" ", 1)[1])
     return 0.0

@@ -71,6 +71,9 @@ async def observe_request(
     finally:
         route = request.scope.get("route")
         path = getattr(route, "path", "unmatched")
+        # Routes of nested routers report their path without the /api prefix.
+        if request.url.path.startswith("/api/") and not path.startswith("/api"):
+            path = "/api" + path
         elapsed = time.perf_counter() - started
         REQUESTS.labels(request.method, path, str(status)).inc()
         LATENCY.labels(request.method, path).observe(elapsed)
