@@ -58,15 +58,26 @@ class Console:
     admin_email: str
     admin_password: str
     demo_password: str
+    data_dir: Path
+
+    def mail_to(self, address: str) -> list[str]:
+        """Mail the server wrote for this address (no SMTP server is configured), oldest first."""
+        folder = self.data_dir / "mail"
+        files = (
+            sorted(folder.glob("*.eml"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
+        )
+        return [text for text in (f.read_text() for f in files) if f"To: {address}" in text]
 
 
 @pytest.fixture(scope="session")
-def console() -> Iterator[Console]:
+def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
     if not (ROOT / "web" / "dist" / "index.html").is_file():
         raise RuntimeError("The console is not built: run scripts/install.sh")
+    data_dir = tmp_path_factory.mktemp("console-data")
     with fresh_database() as url:
         env = {
             "TAGTRACK_DATABASE_URL": url,
+            "TAGTRACK_DATA_DIR": str(data_dir),
             "TAGTRACK_ADMIN_EMAIL": ADMIN_EMAIL,
             "TAGTRACK_ADMIN_PASSWORD": ADMIN_PASSWORD,
             "TAGTRACK_LOGIN_RATE_LIMIT_PER_MINUTE": "1000",
@@ -75,7 +86,7 @@ def console() -> Iterator[Console]:
         with serve(env, "--demo") as served:
             demo_password = served.printed("Demo password")
             assert demo_password, served.text()
-            yield Console(served.url, ADMIN_EMAIL, ADMIN_PASSWORD, demo_password)
+            yield Console(served.url, ADMIN_EMAIL, ADMIN_PASSWORD, demo_password, data_dir)
 
 
 @pytest.fixture(scope="session")
