@@ -177,3 +177,16 @@ def test_administrator_cannot_delete_the_super_admin(page: Page, console: Consol
         "Delete failed: Only super admins may change a super admin"
     )
     expect(row).to_be_visible()
+
+
+def test_reset_password_mails_the_user_a_link(
+    page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    user = create_user(admin_api)
+    open_users(page, console, user.email)
+    open_row(page, user.email)
+    page.get_by_role("button", name="Reset Password").click()
+    expect(snackbar(page)).to_contain_text("Password reset email sent")
+    mails = console.mail_to(user.email)
+    assert mails, "no reset mail was written"
+    assert "sent you a link to set your password" in mails[-1]
