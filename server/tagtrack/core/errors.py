@@ -116,9 +116,13 @@ def install_error_handlers(app: FastAPI) -> None:
                 _body("invalid input", "The request holds a value that cannot be stored"),
                 status_code=400,
             )
-        raise exc
+        return _internal(exc)
 
     @app.exception_handler(Exception)
     async def unexpected(_: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error", exc_info=exc)
-        return JSONResponse(_body("internal", "Internal server error"), status_code=500)
+        return _internal(exc)
+
+
+def _internal(exc: Exception) -> JSONResponse:
+    log.exception("unhandled error", exc_info=exc)
+    return JSONResponse(_body("internal", "Internal server error"), status_code=500)
