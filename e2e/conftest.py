@@ -228,6 +228,20 @@ def open_signed_in(page: Page, username: str, password: str, path: str = "/home"
     expect(page.get_by_test_id("top-bar")).to_be_visible()
 
 
+def open_list(page: Page, console: Console, path: str, heading: str, search: str = "") -> None:
+    """Open a list screen as the demo Administrator, optionally searched."""
+    open_signed_in(
+        page, PRIYA, console.demo_password, f"{path}?search={search}" if search else path
+    )
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+
+
+def open_row(page: Page, text: str, heading: str) -> None:
+    page.get_by_role("row").filter(has_text=text).click()
+    # The list stays on screen until the form's code has loaded.
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+
+
 def snackbar(page: Page) -> Locator:
     return page.get_by_test_id("snackbar")
 

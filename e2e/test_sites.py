@@ -8,6 +8,8 @@ from e2e.conftest import (
     PRIYA,
     Console,
     create_site,
+    open_list,
+    open_row,
     open_signed_in,
     shot,
     snackbar,
@@ -16,15 +18,11 @@ from e2e.conftest import (
 
 
 def open_sites(page: Page, console: Console, search: str = "") -> None:
-    path = f"/sites?search={search}" if search else "/sites"
-    open_signed_in(page, PRIYA, console.demo_password, path)
-    expect(page.get_by_role("heading", name="Sites")).to_be_visible()
+    open_list(page, console, "/sites", "Sites", search)
 
 
-def open_row(page: Page, name: str) -> None:
-    page.get_by_role("row").filter(has_text=name).click()
-    # The list stays on screen until the form's code has loaded.
-    expect(page.get_by_role("heading", name=name)).to_be_visible()
+def open_site(page: Page, name: str) -> None:
+    open_row(page, name, heading=name)
 
 
 def save(page: Page) -> None:
@@ -98,7 +96,7 @@ def test_create_site_with_validation(page: Page, console: Console) -> None:
     expect(page).to_have_url(re.compile(r"/sites\?site="))
     page.goto(f"/sites?search={name.split()[-1]}")
     expect(page.get_by_role("row").filter(has_text=name)).to_contain_text("2024/03/15")
-    open_row(page, name)
+    open_site(page, name)
     expect(page.get_by_role("combobox", name="Timezone")).to_have_value("Europe/Brussels")
     page.get_by_role("tab", name="Reports").click()
     expect(page.get_by_text("ops.antwerp@northwind.example.com")).to_be_visible()
@@ -109,7 +107,7 @@ def test_edit_site(page: Page, console: Console, admin_api: APIRequestContext) -
     create_site(admin_api, name, "Seasonal overflow")
     key = name.split()[-1]
     open_sites(page, console, key)
-    open_row(page, name)
+    open_site(page, name)
     expect(page.get_by_role("tab")).to_have_text(["Basic", "Reports", "Endpoints"])
     expect(page.get_by_label("Description")).to_have_value("Seasonal overflow")
     shot(page, "site-edit")
@@ -123,7 +121,7 @@ def test_edit_site(page: Page, console: Console, admin_api: APIRequestContext) -
     expect(page.get_by_role("row").filter(has_text=name)).to_contain_text(
         "All-year overflow, 6 doors"
     )
-    open_row(page, name)
+    open_site(page, name)
     page.get_by_role("tab", name="Endpoints").click()
     expect(page.get_by_text("This site has no endpoints yet.")).to_be_visible()
     shot(page, "site-edit-endpoints")
@@ -140,7 +138,7 @@ def test_delete_site_from_the_form_and_the_list(
     open_sites(page, console, key)
     expect(page.get_by_text("2 total")).to_be_visible()
 
-    open_row(page, first)
+    open_site(page, first)
     page.get_by_role("button", name="Delete").click()
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text(
@@ -205,7 +203,7 @@ def test_long_site_name_is_cut_with_an_ellipsis(
     assert not overflows(drawer)
     expect(page).to_have_url(re.compile(r"site=\w+"))
 
-    open_row(page, name)
+    open_site(page, name)
     assert overflows(page.get_by_title(name, exact=True))
     # The title gives way, so Delete and Save stay on its line.
     heading_box = page.get_by_role("heading", name=name).bounding_box()

@@ -10,6 +10,8 @@ from e2e.conftest import (
     PRIYA,
     Console,
     create_user,
+    open_list,
+    open_row,
     open_signed_in,
     shot,
     site_id,
@@ -18,15 +20,11 @@ from e2e.conftest import (
 
 
 def open_users(page: Page, console: Console, search: str = "") -> None:
-    path = f"/users?search={search}" if search else "/users"
-    open_signed_in(page, PRIYA, console.demo_password, path)
-    expect(page.get_by_role("heading", name="Users")).to_be_visible()
+    open_list(page, console, "/users", "Users", search)
 
 
-def open_row(page: Page, text: str) -> None:
-    page.get_by_role("row").filter(has_text=text).click()
-    # The list stays on screen until the form's code has loaded.
-    expect(page.get_by_role("heading", name="Edit User")).to_be_visible()
+def open_user(page: Page, text: str) -> None:
+    open_row(page, text, heading="Edit User")
 
 
 def pick(page: Page, field: str, option: str) -> None:
@@ -94,7 +92,7 @@ def test_create_user_with_validation(page: Page, console: Console, browser: Brow
     row = page.get_by_role("row").filter(has_text=email)
     expect(row).to_contain_text(f"Dock Lead {tag}")
     expect(row).to_contain_text("Operator")
-    open_row(page, email)
+    open_user(page, email)
     expect(page.get_by_role("button", name="Rotterdam Distribution Centre")).to_be_visible()
     # The new account can sign in with the password it was given.
     fresh = browser.new_context(base_url=console.url)
@@ -110,7 +108,7 @@ def test_create_user_with_validation(page: Page, console: Console, browser: Brow
 def test_edit_user(page: Page, console: Console, admin_api: APIRequestContext) -> None:
     user = create_user(admin_api, sites=[site_id(admin_api, "Chicago Cross-Dock")])
     open_users(page, console, user.email)
-    open_row(page, user.email)
+    open_user(page, user.email)
     expect(page.get_by_role("textbox", name="Name", exact=True)).to_have_value(user.name)
     expect(page.get_by_label("Username")).to_have_value(user.email)
     expect(page.get_by_role("button", name="Reset Password")).to_be_visible()
@@ -130,7 +128,7 @@ def test_edit_user(page: Page, console: Console, admin_api: APIRequestContext) -
 def test_delete_user(page: Page, console: Console, admin_api: APIRequestContext) -> None:
     user = create_user(admin_api)
     open_users(page, console, user.email)
-    open_row(page, user.email)
+    open_user(page, user.email)
     page.get_by_role("button", name="Delete").click()
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text(
@@ -163,7 +161,7 @@ def test_users_on_a_phone(
     row = page.get_by_role("row").filter(has_text=user.name)
     expect(row.get_by_role("button", name="Delete")).to_be_in_viewport(ratio=1)
     shot(page, "mobile-users")
-    open_row(page, user.name)
+    open_user(page, user.name)
     expect(page.get_by_role("button", name="Save")).to_be_in_viewport()
     shot(page, "mobile-user-edit")
 
@@ -184,7 +182,7 @@ def test_reset_password_mails_the_user_a_link(
 ) -> None:
     user = create_user(admin_api)
     open_users(page, console, user.email)
-    open_row(page, user.email)
+    open_user(page, user.email)
     page.get_by_role("button", name="Reset Password").click()
     expect(snackbar(page)).to_contain_text("Password reset email sent")
     mails = console.mail_to(user.email)

@@ -1,7 +1,9 @@
 import Box from '@mui/material/Box';
+import Link from '@mui/material/Link';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { Logo } from '../../app/shell/Logo';
 
 /** The centred card of the signed-out pages (login, password reset). */
@@ -30,6 +32,17 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
         </Typography>
         {children}
       </Paper>
+    </Box>
+  );
+}
+
+/** The way back to the login page from the password pages. */
+export function ReturnToLoginLink() {
+  return (
+    <Box sx={{ textAlign: 'center' }}>
+      <Link component={RouterLink} to="/login" variant="body2">
+        Return to Login
+      </Link>
     </Box>
   );
 }

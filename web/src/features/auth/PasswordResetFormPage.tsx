@@ -1,15 +1,14 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useSnackbar } from '../../components/Snackbar';
-import { AuthCard } from './AuthCard';
+import { AuthCard, ReturnToLoginLink } from './AuthCard';
 import { usePasswordReset } from './queries';
 import { usernameFromToken } from './resetToken';
 
@@ -91,11 +90,7 @@ export default function PasswordResetFormPage() {
           <Button type="submit" variant="contained" size="large" disabled={reset.isPending}>
             Reset Password
           </Button>
-          <Box sx={{ textAlign: 'center' }}>
-            <Link component={RouterLink} to="/login" variant="body2">
-              Return to Login
-            </Link>
-          </Box>
+          <ReturnToLoginLink />
         </Stack>
       </Box>
     </AuthCard>

@@ -1,15 +1,14 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
 import { isEmail } from '../../components/formRules';
 import { useSnackbar } from '../../components/Snackbar';
-import { AuthCard } from './AuthCard';
+import { AuthCard, ReturnToLoginLink } from './AuthCard';
 import { usePasswordResetRequest } from './queries';
 
 export default function PasswordResetRequestPage() {
@@ -56,11 +55,7 @@ export default function PasswordResetRequestPage() {
           <Button type="submit" variant="contained" size="large" disabled={request.isPending}>
             Send Reset Link
           </Button>
-          <Box sx={{ textAlign: 'center' }}>
-            <Link component={RouterLink} to="/login" variant="body2">
-              Return to Login
-            </Link>
-          </Box>
+          <ReturnToLoginLink />
         </Stack>
       </Box>
     </AuthCard>
