@@ -55,7 +55,7 @@ async def ensure_first_start(
 ) -> FirstStart | None:
     """Create the first organisation and super admin; None when they already exist."""
     async with sessionmaker() as session, session.begin():
-        if await OrganizationRepository(session).count():
+        if await OrganizationRepository(session).any_exist():
             return None
         org = await org_service(session).create_organization(org_name, subdomain)
         username = settings.admin_email or DEFAULT_ADMIN_EMAIL

@@ -4,12 +4,13 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from tagtrack.auth.principal import Grant, Principal
+from tagtrack.auth.principal import Principal, merge_grants
 from tagtrack.auth.repository import AuthRepository
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import Forbidden, Unauthorized
 from tagtrack.core.security import token_hash
 from tagtrack.models.base import utcnow
+from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.rules import Operation
 
 SESSION_COOKIE = "tagtrack_session"
@@ -24,14 +25,8 @@ async def load_principal(request: Request, session: DbSession) -> Principal:
     user = await repository.session_user(hashed, utcnow())
     if user is None:
         raise Unauthorized("Session expired or signed out")
-    grants: dict[str, Grant] = {}
-    for rule in await repository.rules(user.org_id, list(user.role_ids)):
-        held = grants.get(rule.resource, Grant())
-        grants[rule.resource] = Grant(
-            create=held.create or rule.create,
-            modify=held.modify or rule.modify,
-            delete=held.delete or rule.delete,
-        )
+    rules = await RoleRepository(session).rules_for_roles(user.org_id, user.role_ids)
+    grants = merge_grants((r.resource, r.create, r.modify, r.delete) for r in rules)
     return Principal(
         user_id=user.id,
         org_id=user.org_id,

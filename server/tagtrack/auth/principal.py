@@ -1,5 +1,6 @@
 """Who is calling, and what their roles allow."""
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from tagtrack.core.ids import ALL_SITES_ID
@@ -11,6 +12,21 @@ class Grant:
     create: bool = False
     modify: bool = False
     delete: bool = False
+
+
+def merge_grants(rules: Iterable[tuple[str, bool, bool, bool]]) -> dict[str, Grant]:
+    """A user holds a right when any of their roles grants it."""
+    grants: dict[str, Grant] = {}
+    for resource, create, modify, delete in rules:
+        held = grants.get(resource, Grant())
+        grants[resource] = Grant(
+            held.create or create, held.modify or modify, held.delete or delete
+        )
+    return grants
+
+
+def holds_super_admin(grants: dict[str, Grant]) -> bool:
+    return grants.get(ALL_SITES_RESOURCE, Grant()).delete
 
 
 @dataclass(frozen=True)
@@ -30,7 +46,7 @@ class Principal:
 
     @property
     def super_admin(self) -> bool:
-        return self.can(ALL_SITES_RESOURCE, "delete")
+        return holds_super_admin(self.grants)
 
     @property
     def all_sites(self) -> bool:

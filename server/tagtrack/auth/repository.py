@@ -3,16 +3,12 @@ from datetime import datetime
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.models import AccessRule, LoginFailure, User, UserSession
+from tagtrack.models import LoginFailure, User, UserSession
 
 
 class AuthRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
-
-    async def user_by_username(self, username: str) -> User | None:
-        stmt = select(User).where(func.lower(User.username) == username.lower())
-        return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def session_user(self, token_hash: str, now: datetime) -> User | None:
         stmt = (
@@ -25,12 +21,6 @@ class AuthRepository:
             )
         )
         return (await self.session.execute(stmt)).scalar_one_or_none()
-
-    async def rules(self, org_id: str, role_ids: list[str]) -> list[AccessRule]:
-        stmt = select(AccessRule).where(
-            AccessRule.org_id == org_id, AccessRule.role_id.in_(role_ids)
-        )
-        return list((await self.session.execute(stmt)).scalars().all())
 
     async def add_session(self, user: User, token_hash: str, expires_at: datetime) -> None:
         self.session.add(

@@ -9,6 +9,8 @@ from tagtrack.auth.service import AuthService
 from tagtrack.core.config import Settings
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.roles.repository import RoleRepository
+from tagtrack.users.repository import UserRepository
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
@@ -16,7 +18,11 @@ router = APIRouter(prefix="/auth", tags=["auth"])
 def _service(request: Request, session: DbSession) -> AuthService:
     settings: Settings = request.app.state.settings
     return AuthService(
-        AuthRepository(session), FailureRecorder(request.app.state.sessionmaker), settings
+        AuthRepository(session),
+        RoleRepository(session),
+        UserRepository(session),
+        FailureRecorder(request.app.state.sessionmaker),
+        settings,
     )
 
 

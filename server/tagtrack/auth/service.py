@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from datetime import timedelta
 
+from tagtrack.auth.principal import holds_super_admin, merge_grants
 from tagtrack.auth.repository import AuthRepository, FailureRecorder
 from tagtrack.auth.schemas import CurrentUser, SecurityContext
 from tagtrack.core.config import Settings
@@ -10,6 +11,8 @@ from tagtrack.core.errors import AppError, Unauthorized
 from tagtrack.core.security import new_token, token_hash, verify_password_off_loop
 from tagtrack.models import User
 from tagtrack.models.base import utcnow
+from tagtrack.roles.repository import RoleRepository
+from tagtrack.users.repository import UserRepository
 
 RATE_WINDOW = timedelta(minutes=1)
 
@@ -50,9 +53,16 @@ def current_user_of(user: User, super_admin: bool) -> CurrentUser:
 
 class AuthService:
     def __init__(
-        self, repository: AuthRepository, failures: FailureRecorder, settings: Settings
+        self,
+        repository: AuthRepository,
+        roles: RoleRepository,
+        users: UserRepository,
+        failures: FailureRecorder,
+        settings: Settings,
     ) -> None:
         self.repository = repository
+        self.roles = roles
+        self.users = users
         self.failures = failures
         self.settings = settings
 
@@ -63,7 +73,7 @@ class AuthService:
         recent = await self.repository.recent_failures(client, now - RATE_WINDOW)
         if recent >= self.settings.login_rate_limit_per_minute:
             raise RateLimited(RATE_LIMITED_MESSAGE)
-        user = await self.repository.user_by_username(username.strip())
+        user = await self.users.by_username(username.strip())
         if user is not None and user.locked:
             raise AccountLocked(LOCKED_MESSAGE)
         valid = await verify_password_off_loop(user.password_hash if user else "", password)
@@ -80,9 +90,9 @@ class AuthService:
         token = new_token()
         max_age = int(timedelta(days=self.settings.session_days).total_seconds())
         await self.repository.add_session(user, token_hash(token), now + timedelta(seconds=max_age))
-        rules = await self.repository.rules(user.org_id, list(user.role_ids))
-        super_admin = any(r.resource == "allsites" and r.delete for r in rules)
-        return SignedInSession(current_user_of(user, super_admin), token, max_age)
+        rules = await self.roles.rules_for_roles(user.org_id, user.role_ids)
+        grants = merge_grants((r.resource, r.create, r.modify, r.delete) for r in rules)
+        return SignedInSession(current_user_of(user, holds_super_admin(grants)), token, max_age)
 
     async def logout(self, token: str | None) -> None:
         if token:

@@ -28,8 +28,8 @@ class OrganizationRepository(Repository[Organization]):
     async def get(self, org_id: str) -> Organization | None:
         return await self.session.get(Organization, org_id)
 
-    async def count(self) -> int:
-        return len((await self.session.execute(select(Organization.id).limit(1))).all())
+    async def any_exist(self) -> bool:
+        return await self.exists(select(Organization.id))
 
     async def subdomain_taken(self, subdomain: str, except_id: str | None) -> bool:
         stmt = select(Organization.id).where(Organization.subdomain == subdomain)

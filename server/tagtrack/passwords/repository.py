@@ -1,6 +1,6 @@
 from datetime import datetime
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, select
 
 from tagtrack.kit.repository import Repository
 from tagtrack.models import PasswordReset, User, UserSession
@@ -8,14 +8,6 @@ from tagtrack.models import PasswordReset, User, UserSession
 
 class PasswordResetRepository(Repository[PasswordReset]):
     model = PasswordReset
-
-    async def active_user_by_username(self, username: str) -> User | None:
-        stmt = select(User).where(func.lower(User.username) == username.lower(), User.active)
-        return (await self.session.execute(stmt)).scalar_one_or_none()
-
-    async def user_in_org(self, org_id: str, user_id: str) -> User | None:
-        stmt = select(User).where(User.org_id == org_id, User.id == user_id)
-        return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def issued_since(self, user_id: str, since: datetime) -> bool:
         return await self.exists(

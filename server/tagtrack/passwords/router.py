@@ -6,9 +6,7 @@ from tagtrack.auth.dependencies import allowed
 from tagtrack.auth.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.core.mail import Mailer
 from tagtrack.kit.schemas import Email
-from tagtrack.passwords.repository import PasswordResetRepository
 from tagtrack.passwords.schemas import PasswordResetBody
 from tagtrack.passwords.service import PasswordResetService
 
@@ -16,8 +14,7 @@ router = APIRouter(tags=["passwords"], responses=ERROR_RESPONSES)
 
 
 def _service(request: Request, session: DbSession) -> PasswordResetService:
-    settings = request.app.state.settings
-    return PasswordResetService(PasswordResetRepository(session), Mailer(settings), settings)
+    return PasswordResetService.build(session, request.app.state.settings)
 
 
 Service = Annotated[PasswordResetService, Depends(_service)]

@@ -4,6 +4,8 @@ import base64
 import json
 from datetime import timedelta
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, NotFound
@@ -12,6 +14,7 @@ from tagtrack.core.security import hash_password_off_loop, new_token, password_p
 from tagtrack.models import PasswordReset, User
 from tagtrack.models.base import utcnow
 from tagtrack.passwords.repository import PasswordResetRepository
+from tagtrack.users.repository import UserRepository
 
 TOKEN_LIFETIME = timedelta(hours=24)
 # One mail per user per minute, whoever asks.
@@ -31,11 +34,22 @@ def reset_token(username: str) -> str:
 
 class PasswordResetService:
     def __init__(
-        self, repository: PasswordResetRepository, mailer: Mailer, settings: Settings
+        self,
+        repository: PasswordResetRepository,
+        users: UserRepository,
+        mailer: Mailer,
+        settings: Settings,
     ) -> None:
         self.repository = repository
+        self.users = users
         self.mailer = mailer
         self.settings = settings
+
+    @classmethod
+    def build(cls, session: AsyncSession, settings: Settings) -> "PasswordResetService":
+        return cls(
+            PasswordResetRepository(session), UserRepository(session), Mailer(settings), settings
+        )
 
     def _link(self, token: str) -> str:
         base = self.settings.public_url or f"http://{self.settings.host}:{self.settings.port}"
@@ -61,12 +75,12 @@ class PasswordResetService:
 
     async def request(self, email: str) -> None:
         """Mail a link when the email matches an active account; say nothing either way."""
-        user = await self.repository.active_user_by_username(email.strip())
-        if user is not None:
+        user = await self.users.by_username(email.strip())
+        if user is not None and user.active:
             await self._issue(user, "Someone asked to reset the password of your account.")
 
     async def send_for_user(self, principal: Principal, user_id: str) -> None:
-        user = await self.repository.user_in_org(principal.org_id, user_id)
+        user = await self.users.get(principal.org_id, user_id)
         if user is None:
             raise NotFound("User not found")
         await self._issue(user, f"{principal.name} sent you a link to set your password.")

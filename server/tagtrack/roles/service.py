@@ -1,25 +1,7 @@
-from collections.abc import Sequence
-
-from tagtrack.auth.principal import Principal
+from tagtrack.auth.principal import Principal, merge_grants
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.rules import SUPER_ADMIN
 from tagtrack.roles.schemas import AccessRuleRead, RoleRead
-
-
-def merge_rules(rules: Sequence[tuple[str, bool, bool, bool]]) -> dict[str, AccessRuleRead]:
-    """A user holds a right when any of their roles grants it."""
-    merged: dict[str, AccessRuleRead] = {}
-    for resource, create, modify, delete in rules:
-        current = merged.get(resource)
-        if current is None:
-            merged[resource] = AccessRuleRead(
-                resource=resource, create=create, modify=modify, delete=delete
-            )
-        else:
-            current.create |= create
-            current.modify |= modify
-            current.delete |= delete
-    return merged
 
 
 class RoleService:
@@ -36,5 +18,8 @@ class RoleService:
 
     async def access_rules(self, principal: Principal, role_ids: list[str]) -> list[AccessRuleRead]:
         rows = await self.repository.rules_for_roles(principal.org_id, role_ids)
-        merged = merge_rules([(r.resource, r.create, r.modify, r.delete) for r in rows])
-        return sorted(merged.values(), key=lambda rule: rule.resource)
+        grants = merge_grants((r.resource, r.create, r.modify, r.delete) for r in rows)
+        return [
+            AccessRuleRead(resource=resource, create=g.create, modify=g.modify, delete=g.delete)
+            for resource, g in sorted(grants.items())
+        ]

@@ -25,6 +25,10 @@ class UserRepository(Repository[User]):
         stmt = select(User).where(User.org_id == org_id, User.id == user_id)
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
+    async def by_username(self, username: str) -> User | None:
+        stmt = select(User).where(func.lower(User.username) == username.lower())
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
     async def username_taken(self, username: str, except_id: str | None = None) -> bool:
         stmt = select(User.id).where(func.lower(User.username) == username.lower())
         if except_id:

@@ -8,9 +8,7 @@ from tagtrack.auth.repository import AuthRepository
 from tagtrack.auth.schemas import CurrentUser
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.core.mail import Mailer
 from tagtrack.kit.lists import Listing, set_total
-from tagtrack.passwords.repository import PasswordResetRepository
 from tagtrack.passwords.service import PasswordResetService
 from tagtrack.users.repository import UserRepository
 from tagtrack.users.schemas import (
@@ -28,8 +26,7 @@ router = APIRouter(tags=["users"], responses=ERROR_RESPONSES)
 
 
 def _service(request: Request, session: DbSession) -> UserService:
-    settings = request.app.state.settings
-    invites = PasswordResetService(PasswordResetRepository(session), Mailer(settings), settings)
+    invites = PasswordResetService.build(session, request.app.state.settings)
     return UserService(UserRepository(session), AuthRepository(session), invites)
 
 

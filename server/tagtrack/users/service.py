@@ -67,14 +67,17 @@ class UserService:
     async def get(self, principal: Principal, user_id: str) -> UserRead:
         return (await self._read(principal, [await self._get(principal, user_id)]))[0]
 
+    async def _unique_username(self, username: str, except_id: str | None) -> None:
+        if await self.repository.username_taken(username, except_id):
+            raise BadRequest(
+                f"A user with the username {username} already exists (duplicate)",
+                reason="duplicate",
+            )
+
     async def _check_fields(
         self, principal: Principal, fields: UserFields, except_id: str | None
     ) -> None:
-        if await self.repository.username_taken(str(fields.username), except_id):
-            raise BadRequest(
-                f"A user with the username {fields.username} already exists (duplicate)",
-                reason="duplicate",
-            )
+        await self._unique_username(str(fields.username), except_id)
         roles = await self.repository.roles_by_id(principal.org_id, fields.roles)
         unknown = [r for r in fields.roles if r not in roles]
         if unknown:
@@ -153,11 +156,7 @@ class UserService:
 
     async def update_me(self, principal: Principal, body: MeUpdate) -> CurrentUser:
         user = await self._get(principal, principal.user_id)
-        if await self.repository.username_taken(str(body.username), user.id):
-            raise BadRequest(
-                f"A user with the username {body.username} already exists (duplicate)",
-                reason="duplicate",
-            )
+        await self._unique_username(str(body.username), user.id)
         user.name = body.name
         user.username = str(body.username)
         if body.password:
