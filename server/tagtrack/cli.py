@@ -101,6 +101,7 @@ def createsuperuser(
 
     from tagtrack.bootstrap import create_super_admin, ensure_first_start
     from tagtrack.models import Organization
+    from tagtrack.users.repository import UserRepository
 
     settings = get_settings()
     url = _database(settings)
@@ -119,8 +120,6 @@ def createsuperuser(
                         select(Organization.id).order_by(Organization.time_created).limit(1)
                     )
                 ).scalar_one()
-                from tagtrack.users.repository import UserRepository
-
                 if not await UserRepository(session).username_taken(email):
                     await create_super_admin(session, org_id, name, email, password)
         finally:
