@@ -1,22 +1,43 @@
 """All tables; import from here so metadata is complete."""
 
 from tagtrack.models.base import Base
+from tagtrack.models.endpoint import Endpoint, EndpointStatus
+from tagtrack.models.event import Event
+from tagtrack.models.exception import TrackingException
+from tagtrack.models.ingest import IngestBatch, PendingRead, RawPayload
+from tagtrack.models.location_tag import LocationTag
 from tagtrack.models.org import Organization, OrgSettings
 from tagtrack.models.password_reset import PasswordReset
 from tagtrack.models.role import AccessRule, Role
 from tagtrack.models.site import Site, SiteSettings
+from tagtrack.models.thing import Thing, ThingTag
 from tagtrack.models.user import LoginFailure, User, UserSession
+from tagtrack.models.zone import Zone, ZoneGate
+from tagtrack.models.zone_duration import ZoneDuration
 
 __all__ = [
     "AccessRule",
     "Base",
+    "Endpoint",
+    "EndpointStatus",
+    "Event",
+    "IngestBatch",
+    "LocationTag",
     "LoginFailure",
     "OrgSettings",
     "Organization",
     "PasswordReset",
+    "PendingRead",
+    "RawPayload",
     "Role",
     "Site",
     "SiteSettings",
+    "Thing",
+    "ThingTag",
+    "TrackingException",
     "User",
     "UserSession",
+    "Zone",
+    "ZoneDuration",
+    "ZoneGate",
 ]

@@ -1,0 +1,54 @@
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Mapped, mapped_column
+
+from tagtrack.models.base import Base, IdMixin
+
+
+class Event(IdMixin, Base):
+    """Reads of one tag at one endpoint and antenna, folded while they keep coming."""
+
+    __tablename__ = "events"
+    __table_args__ = (
+        Index("ix_events_site_time", "org_id", "site_id", "time"),
+        Index("ix_events_thing_time", "thing_id", "time"),
+        Index("ix_events_fold", "endpoint_id", "antenna", "tag", "time"),
+    )
+
+    org_id: Mapped[str] = mapped_column(
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False
+    )
+    site_id: Mapped[str] = mapped_column(
+        String(24), ForeignKey("sites.id", ondelete="CASCADE"), nullable=False
+    )
+    endpoint_id: Mapped[str | None] = mapped_column(
+        String(24), ForeignKey("endpoints.id", ondelete="SET NULL"), nullable=True
+    )
+    # No foreign key: unknown tags point at the placeholder thing, and history outlives things.
+    thing_id: Mapped[str] = mapped_column(String(24), nullable=False)
+    tag: Mapped[str] = mapped_column(String(128), nullable=False)
+    antenna: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
+    time: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    first_time: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    repeat_count: Mapped[int] = mapped_column(BigInteger, nullable=False, default=1)
+    direction: Mapped[str] = mapped_column(String(4), nullable=False, default="")
+    zone_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    location_tag_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    alarm_tamper: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    rssi: Mapped[float | None] = mapped_column(Float, nullable=True)
+    data: Mapped[dict[str, Any]] = mapped_column(
+        JSONB, nullable=False, server_default=text("'{}'::jsonb")
+    )
