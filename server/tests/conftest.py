@@ -45,6 +45,8 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
         log_json=False,
         login_rate_limit_per_minute=1000,
         login_lockout_failures=5,
+        # Tests drive processing and its sweeps themselves, at the times they choose.
+        processing=False,
     )
 
 

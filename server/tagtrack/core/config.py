@@ -27,6 +27,16 @@ class Settings(BaseSettings):
     login_rate_limit_per_minute: int = 10
     login_lockout_failures: int = 10
     demo: bool = False
+    # Tag reads: run the processing worker and its sweeps in this process.
+    processing: bool = True
+    # Reads of a tag at one endpoint and antenna closer than this fold into one event.
+    repeat_window_seconds: float = 60
+    # A handheld stays at the location tag it read for this long.
+    location_hold_seconds: float = 60
+    # Ingest answers 429 when this many acknowledged reads wait to be processed.
+    ingest_max_pending: int = 500_000
+    sweep_interval_seconds: float = 15
+    raw_payload_days: int = 3
     log_json: bool = True
 
 

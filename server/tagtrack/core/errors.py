@@ -21,6 +21,7 @@ class ErrorBody(BaseModel):
 class AppError(Exception):
     status_code = 400
     reason = "bad request"
+    headers: dict[str, str] | None = None
 
     def __init__(self, message: str, *, reason: str | None = None) -> None:
         super().__init__(message)
@@ -59,6 +60,17 @@ class ValidationFailed(AppError):
     reason = "validation"
 
 
+class Overloaded(AppError):
+    """The server is behind; the client should retry after a pause."""
+
+    status_code = 429
+    reason = "overloaded"
+
+    def __init__(self, message: str, *, retry_after_seconds: int) -> None:
+        super().__init__(message)
+        self.headers = {"Retry-After": str(retry_after_seconds)}
+
+
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "Bad request"},
     401: {"model": ErrorBody, "description": "Not signed in"},
@@ -89,7 +101,9 @@ def _describe_validation(exc: RequestValidationError) -> str:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def app_error(_: Request, exc: AppError) -> JSONResponse:
-        return JSONResponse(_body(exc.reason, exc.message), status_code=exc.status_code)
+        return JSONResponse(
+            _body(exc.reason, exc.message), status_code=exc.status_code, headers=exc.headers
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:

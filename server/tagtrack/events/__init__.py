@@ -1,0 +1,1 @@
+"""Events (folded tag reads), manual events and zone durations."""

@@ -1,0 +1,144 @@
+"""The SQL of events and zone durations, with the names the console shows."""
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Select, func, select
+from sqlalchemy.orm import aliased
+
+from tagtrack.kit.repository import Repository
+from tagtrack.models import Endpoint, Event, LocationTag, Thing, ThingTag, Zone, ZoneDuration
+
+
+class EventRepository(Repository[Event]):
+    model = Event
+
+    @staticmethod
+    def _scoped(
+        stmt: Select[Any],
+        model: type[Event] | type[ZoneDuration],
+        org_id: str,
+        site_ids: list[str] | None,
+    ) -> Select[Any]:
+        stmt = stmt.where(model.org_id == org_id)
+        return stmt if site_ids is None else stmt.where(model.site_id.in_(site_ids))
+
+    async def page(
+        self,
+        org_id: str,
+        site_ids: list[str] | None,
+        *,
+        after: datetime | None,
+        before: datetime | None,
+        endpoints: list[str],
+        thing: str,
+        limit: int,
+        page: int,
+    ) -> tuple[Sequence[Any], int]:
+        filtered = self._scoped(select(Event.id), Event, org_id, site_ids)
+        if after is not None:
+            filtered = filtered.where(Event.time >= after)
+        if before is not None:
+            filtered = filtered.where(Event.time < before)
+        if endpoints:
+            filtered = filtered.where(Event.endpoint_id.in_(endpoints))
+        if thing:
+            filtered = filtered.where(Event.thing_id == thing)
+        total = await self.session.scalar(select(func.count()).select_from(filtered.subquery()))
+        ids = (
+            filtered.order_by(Event.time.desc(), Event.id.desc())
+            .limit(limit)
+            .offset(page * limit)
+            .subquery()
+        )
+        stmt = (
+            select(
+                Event,
+                Endpoint.name.label("endpoint_name"),
+                Thing.name.label("thing_name"),
+                Zone.name.label("zone_name"),
+                LocationTag.name.label("location_name"),
+            )
+            .join(ids, ids.c.id == Event.id)
+            .outerjoin(Endpoint, Endpoint.id == Event.endpoint_id)
+            .outerjoin(Thing, Thing.id == Event.thing_id)
+            .outerjoin(Zone, Zone.id == Event.zone_id)
+            .outerjoin(LocationTag, LocationTag.id == Event.location_tag_id)
+            .order_by(Event.time.desc(), Event.id.desc())
+        )
+        return (await self.session.execute(stmt)).all(), int(total or 0)
+
+    async def latest_for_tag(self, org_id: str, tag: str) -> Any:
+        stmt = (
+            select(
+                Event,
+                Endpoint.name.label("endpoint_name"),
+                Thing.name.label("thing_name"),
+                Zone.name.label("zone_name"),
+                LocationTag.name.label("location_name"),
+            )
+            .outerjoin(Endpoint, Endpoint.id == Event.endpoint_id)
+            .outerjoin(Thing, Thing.id == Event.thing_id)
+            .outerjoin(Zone, Zone.id == Event.zone_id)
+            .outerjoin(LocationTag, LocationTag.id == Event.location_tag_id)
+            .where(Event.org_id == org_id, Event.tag == tag)
+            .order_by(Event.time.desc(), Event.id.desc())
+            .limit(1)
+        )
+        return (await self.session.execute(stmt)).first()
+
+    async def thing_by_tag(self, org_id: str, tag: str) -> Thing | None:
+        stmt = (
+            select(Thing)
+            .join(ThingTag, ThingTag.thing_id == Thing.id)
+            .where(ThingTag.org_id == org_id, ThingTag.tag == tag)
+        )
+        return await self.session.scalar(stmt)
+
+    async def zone(self, org_id: str, zone_id: str) -> Zone | None:
+        return await self.session.scalar(
+            select(Zone).where(Zone.org_id == org_id, Zone.id == zone_id)
+        )
+
+    async def durations(
+        self,
+        org_id: str,
+        site_ids: list[str] | None,
+        *,
+        after: datetime | None,
+        before: datetime | None,
+        thing: str,
+        limit: int,
+        page: int,
+    ) -> tuple[Sequence[Any], int]:
+        visited = aliased(Thing)
+        filtered = self._scoped(select(ZoneDuration.id), ZoneDuration, org_id, site_ids)
+        # A visit belongs to a period when it overlaps it.
+        if after is not None:
+            filtered = filtered.where(
+                (ZoneDuration.time_end.is_(None)) | (ZoneDuration.time_end >= after)
+            )
+        if before is not None:
+            filtered = filtered.where(ZoneDuration.time_start < before)
+        if thing:
+            filtered = filtered.where(ZoneDuration.thing_id == thing)
+        total = await self.session.scalar(select(func.count()).select_from(filtered.subquery()))
+        ids = (
+            filtered.order_by(ZoneDuration.time_start.desc(), ZoneDuration.id.desc())
+            .limit(limit)
+            .offset(page * limit)
+            .subquery()
+        )
+        stmt = (
+            select(
+                ZoneDuration,
+                visited.name.label("thing_name"),
+                Zone.name.label("zone_name"),
+            )
+            .join(ids, ids.c.id == ZoneDuration.id)
+            .outerjoin(visited, visited.id == ZoneDuration.thing_id)
+            .outerjoin(Zone, Zone.id == ZoneDuration.zone_id)
+            .order_by(ZoneDuration.time_start.desc(), ZoneDuration.id.desc())
+        )
+        return (await self.session.execute(stmt)).all(), int(total or 0)

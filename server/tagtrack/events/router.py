@@ -1,0 +1,89 @@
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+
+from tagtrack.auth.dependencies import SignedIn, allowed
+from tagtrack.auth.principal import Principal
+from tagtrack.core.db import DbSession
+from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.events.repository import EventRepository
+from tagtrack.events.schemas import EventRead, ManualEvent, ZoneDurationRead
+from tagtrack.events.service import EventService
+from tagtrack.kit.lists import MAX_LIMIT, MAX_PAGE, set_total
+from tagtrack.lookups.tracking import SiteQuery
+
+router = APIRouter(tags=["events"], responses=ERROR_RESPONSES)
+
+
+def _service(request: Request, session: DbSession) -> EventService:
+    return EventService(EventRepository(session), request.app.state.settings)
+
+
+Service = Annotated[EventService, Depends(_service)]
+Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT)]
+Page = Annotated[int, Query(ge=0, le=MAX_PAGE, description="Zero-based page")]
+After = Annotated[datetime | None, Query(description="From this time (inclusive)")]
+Before = Annotated[datetime | None, Query(description="Up to this time (exclusive)")]
+EndpointFilter = Annotated[str, Query(max_length=5000, description="Endpoint ids, comma separated")]
+ThingFilter = Annotated[str, Query(max_length=24, description="Only this thing's")]
+
+
+@router.get("/events", response_model=list[EventRead])
+async def list_events(
+    principal: SignedIn,
+    service: Service,
+    response: Response,
+    site: SiteQuery = "",
+    after: After = None,
+    before: Before = None,
+    endpoint: Annotated[
+        str, Query(max_length=5000, description="Endpoint ids, comma separated")
+    ] = "",
+    thing: ThingFilter = "",
+    limit: Limit = 25,
+    page: Page = 0,
+) -> list[EventRead]:
+    """Events by Last Seen, newest first; total in x-total-count."""
+    events, total = await service.list_page(
+        principal,
+        site=site,
+        after=after,
+        before=before,
+        endpoint=endpoint,
+        thing=thing,
+        limit=limit,
+        page=page,
+    )
+    set_total(response, total)
+    return events
+
+
+@router.post("/events", response_model=EventRead, status_code=201)
+async def create_event(
+    body: ManualEvent,
+    principal: Annotated[Principal, allowed("things", "modify")],
+    service: Service,
+) -> EventRead:
+    """A manual event: the thing carrying the tag enters the zone now."""
+    return await service.manual(principal, body)
+
+
+@router.get("/zonedurations", response_model=list[ZoneDurationRead])
+async def list_zone_durations(
+    principal: SignedIn,
+    service: Service,
+    response: Response,
+    site: SiteQuery = "",
+    after: After = None,
+    before: Before = None,
+    thing: ThingFilter = "",
+    limit: Limit = 10000,
+    page: Page = 0,
+) -> list[ZoneDurationRead]:
+    """Visits of things to zones that overlap the period, newest first."""
+    visits, total = await service.durations(
+        principal, site=site, after=after, before=before, thing=thing, limit=limit, page=page
+    )
+    set_total(response, total)
+    return visits

@@ -1,0 +1,146 @@
+from datetime import datetime
+from typing import Any
+
+from tagtrack.auth.principal import Principal
+from tagtrack.core.config import Settings
+from tagtrack.core.errors import BadRequest, NotFound
+from tagtrack.core.ids import UNKNOWN_THING_ID, is_id
+from tagtrack.events.repository import EventRepository
+from tagtrack.events.schemas import EventData, EventRead, ManualEvent, ZoneDurationRead
+from tagtrack.lookups.tracking import or_unset, sites_in_scope
+from tagtrack.models import PendingRead
+from tagtrack.models.base import utcnow
+from tagtrack.processing.service import ProcessingService, nanoseconds
+from tagtrack.things.tags import normalize_tag
+
+
+def _ids(csv: str) -> list[str]:
+    ids = [part.strip() for part in csv.split(",") if part.strip()]
+    bad = [value for value in ids if not is_id(value)]
+    if bad:
+        raise BadRequest(f"Not an endpoint id: {bad[0]}", reason="invalid id")
+    return ids
+
+
+def event_read(row: Any) -> EventRead:
+    event = row.Event
+    return EventRead(
+        id=event.id,
+        tag=event.tag,
+        time=event.time,
+        firstTime=event.first_time,
+        repeatCount=event.repeat_count,
+        direction=event.direction,
+        endpoint=event.endpoint_id or "",
+        endpointName=row.endpoint_name or "",
+        thing=event.thing_id,
+        thingName="" if event.thing_id == UNKNOWN_THING_ID else row.thing_name or "",
+        matched=event.thing_id != UNKNOWN_THING_ID,
+        locationTag=event.location_tag_id or "",
+        locationTagName=row.location_name or "",
+        antenna=event.antenna,
+        zone=event.zone_id or "",
+        zoneName=row.zone_name or "",
+        alarmTamper=event.alarm_tamper,
+        data=EventData(cFloat0=event.data.get("cFloat0")),
+        site=event.site_id,
+    )
+
+
+class EventService:
+    def __init__(self, repository: EventRepository, settings: Settings) -> None:
+        self.repository = repository
+        self.settings = settings
+
+    async def list_page(
+        self,
+        principal: Principal,
+        *,
+        site: str,
+        after: datetime | None,
+        before: datetime | None,
+        endpoint: str,
+        thing: str,
+        limit: int,
+        page: int,
+    ) -> tuple[list[EventRead], int]:
+        if thing and not is_id(thing):
+            raise BadRequest("thing must be a 24-character hex id", reason="invalid id")
+        rows, total = await self.repository.page(
+            principal.org_id,
+            sites_in_scope(principal, site),
+            after=after,
+            before=before,
+            endpoints=_ids(endpoint),
+            thing=thing,
+            limit=limit,
+            page=page,
+        )
+        return [event_read(row) for row in rows], total
+
+    async def manual(self, principal: Principal, body: ManualEvent) -> EventRead:
+        tag = normalize_tag(body.tag)
+        zone = await self.repository.zone(principal.org_id, body.zone)
+        if zone is None or not principal.sees_site(zone.site_id):
+            raise NotFound("Zone not found")
+        if await self.repository.thing_by_tag(principal.org_id, tag) is None:
+            raise NotFound(f"No thing carries the tag {tag}")
+        read = PendingRead(
+            org_id=principal.org_id,
+            endpoint_id="",
+            tag=tag,
+            antenna=0,
+            time=utcnow(),
+            rssi=None,
+            direction="IN",
+            tamper=False,
+            data={},
+            zone_id=zone.id,
+        )
+        await ProcessingService(self.repository.session, self.settings).process_now(
+            principal.org_id, [read]
+        )
+        return event_read(await self.repository.latest_for_tag(principal.org_id, tag))
+
+    async def durations(
+        self,
+        principal: Principal,
+        *,
+        site: str,
+        after: datetime | None,
+        before: datetime | None,
+        thing: str,
+        limit: int,
+        page: int,
+    ) -> tuple[list[ZoneDurationRead], int]:
+        if thing and not is_id(thing):
+            raise BadRequest("thing must be a 24-character hex id", reason="invalid id")
+        rows, total = await self.repository.durations(
+            principal.org_id,
+            sites_in_scope(principal, site),
+            after=after,
+            before=before,
+            thing=thing,
+            limit=limit,
+            page=page,
+        )
+        now = utcnow()
+        return [self._duration(row, now) for row in rows], total
+
+    @staticmethod
+    def _duration(row: Any, now: datetime) -> ZoneDurationRead:
+        visit = row.ZoneDuration
+        length = visit.time_duration
+        if visit.time_end is None:
+            length = nanoseconds(now - visit.time_start)
+        return ZoneDurationRead(
+            id=visit.id,
+            thing=visit.thing_id,
+            thingName=row.thing_name or "",
+            zone=visit.zone_id,
+            zoneName=row.zone_name or "",
+            timeStart=visit.time_start,
+            timeEnd=or_unset(visit.time_end),
+            timeDuration=length,
+            site=visit.site_id,
+        )

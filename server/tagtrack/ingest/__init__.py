@@ -1,0 +1,1 @@
+"""Reader ingest: turning what readers send into reads."""

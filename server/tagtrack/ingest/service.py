@@ -1,0 +1,130 @@
+"""Ingest: readers hand over reads; they are queued durably, then processed in the background."""
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
+import orjson
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tagtrack.auth.principal import Principal
+from tagtrack.core.config import Settings
+from tagtrack.core.errors import BadRequest, NotFound, Overloaded, Unauthorized
+from tagtrack.core.ids import is_id
+from tagtrack.ingest.formats import Payload, PayloadError, parse_payload, parse_status
+from tagtrack.ingest.repository import IngestRepository
+from tagtrack.ingest.schemas import Accepted, ReaderConfig
+from tagtrack.models import Endpoint
+from tagtrack.models.base import utcnow
+
+RETRY_AFTER_SECONDS = 5
+BACKLOG_CHECK_SECONDS = 1.0
+
+
+@dataclass
+class _Backlog:
+    count: int
+    checked: float
+
+
+class Admission:
+    """Per-process overload guard: in-flight requests and the processing backlog."""
+
+    def __init__(self, max_in_flight: int = 64) -> None:
+        self.slots = asyncio.Semaphore(max_in_flight)
+        self.backlogs: dict[str, _Backlog] = {}
+
+    @asynccontextmanager
+    async def slot(self) -> AsyncIterator[None]:
+        if self.slots.locked():
+            raise Overloaded(
+                "Too many ingest requests at once; retry later",
+                retry_after_seconds=RETRY_AFTER_SECONDS,
+            )
+        async with self.slots:
+            yield
+
+    async def check_backlog(self, repository: IngestRepository, org_id: str, limit: int) -> None:
+        now = time.monotonic()
+        known = self.backlogs.get(org_id)
+        if known is None or now - known.checked >= BACKLOG_CHECK_SECONDS:
+            known = _Backlog(await repository.pending_count(org_id, limit + 1), now)
+            self.backlogs[org_id] = known
+        if known.count > limit:
+            raise Overloaded(
+                "Processing is behind; retry later", retry_after_seconds=RETRY_AFTER_SECONDS
+            )
+
+
+class IngestService:
+    def __init__(self, session: AsyncSession, settings: Settings, admission: Admission) -> None:
+        self.repository = IngestRepository(session)
+        self.settings = settings
+        self.admission = admission
+
+    async def endpoint_for_key(self, key: str) -> Endpoint:
+        endpoint = await self.repository.endpoint_by_key(key) if key else None
+        if endpoint is None:
+            raise Unauthorized("Unknown endpoint key")
+        return endpoint
+
+    async def accept_reads(self, endpoint: Endpoint, body: bytes, channel: str) -> Accepted:
+        """Parse, then queue the reads in the caller's transaction (durable at its commit)."""
+        payload = self._parse(body)
+        await self.admission.check_backlog(
+            self.repository, endpoint.org_id, self.settings.ingest_max_pending
+        )
+        accepted = len(payload.reads)
+        if payload.batch_id:
+            earlier = await self.repository.claim_batch(endpoint.id, payload.batch_id, accepted)
+            if earlier is not None:
+                return Accepted(accepted=earlier, duplicate=True)
+        await self.repository.queue(endpoint, payload.reads)
+        await self.repository.add_statuses(endpoint, payload.heartbeats)
+        await self.repository.keep_raw(endpoint, channel, body)
+        return Accepted(accepted=accepted)
+
+    async def accept_user_reads(self, principal: Principal, body: bytes) -> Accepted:
+        """Reads a signed-in handheld user sends for one endpoint of their sites."""
+        try:
+            endpoint_id = orjson.loads(body).get("endpoint")
+        except (orjson.JSONDecodeError, AttributeError) as exc:
+            raise BadRequest(
+                'Expected a JSON object {"endpoint", "reads": [...]}', reason="bad payload"
+            ) from exc
+        if not isinstance(endpoint_id, str) or not is_id(endpoint_id):
+            raise BadRequest("endpoint must be a 24-character hex id", reason="bad payload")
+        endpoint = await self.repository.endpoint_by_id(endpoint_id)
+        if (
+            endpoint is None
+            or endpoint.org_id != principal.org_id
+            or not principal.sees_site(endpoint.site_id)
+        ):
+            raise NotFound("Endpoint not found")
+        return await self.accept_reads(endpoint, body, "user")
+
+    async def accept_status(self, endpoint: Endpoint, body: bytes) -> None:
+        try:
+            beat = parse_status(body, received_at=utcnow())
+        except PayloadError as exc:
+            raise BadRequest(str(exc), reason="bad payload") from exc
+        await self.repository.add_statuses(endpoint, [beat])
+
+    def config(self, endpoint: Endpoint) -> ReaderConfig:
+        return ReaderConfig(
+            id=endpoint.id,
+            name=endpoint.name,
+            site=endpoint.site_id,
+            antennas=endpoint.antennas,
+            config=endpoint.config,
+            repeatWindowSeconds=self.settings.repeat_window_seconds,
+        )
+
+    @staticmethod
+    def _parse(body: bytes) -> Payload:
+        try:
+            return parse_payload(body, received_at=utcnow())
+        except PayloadError as exc:
+            raise BadRequest(str(exc), reason="bad payload") from exc

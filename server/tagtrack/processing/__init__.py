@@ -1,0 +1,1 @@
+"""From acknowledged tag reads to events, zone presence, zone durations and exceptions."""

@@ -1,0 +1,191 @@
+"""The SQL of processing: load what a batch of reads touches, in a few queries."""
+
+import zlib
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, func, select, text, tuple_
+from sqlalchemy.dialects.postgresql import distinct_on, insert
+
+from tagtrack.kit.repository import Repository
+from tagtrack.models import (
+    Endpoint,
+    Event,
+    IngestBatch,
+    LocationTag,
+    PendingRead,
+    RawPayload,
+    Thing,
+    ThingTag,
+    TrackingException,
+    Zone,
+    ZoneDuration,
+    ZoneGate,
+)
+
+FoldKey = tuple[str, int, str]
+
+
+def org_lock_key(org_id: str) -> int:
+    """One advisory lock per organisation: its reads are processed by one worker at a time."""
+    return zlib.crc32(f"processing:{org_id}".encode())
+
+
+class ProcessingRepository(Repository[PendingRead]):
+    model = PendingRead
+
+    async def try_lock_org(self, org_id: str) -> bool:
+        row = await self.session.execute(
+            select(func.pg_try_advisory_xact_lock(org_lock_key(org_id)))
+        )
+        return bool(row.scalar_one())
+
+    async def lock_org(self, org_id: str) -> None:
+        await self.session.execute(select(func.pg_advisory_xact_lock(org_lock_key(org_id))))
+
+    async def orgs_with_pending(self) -> list[str]:
+        rows = await self.session.execute(select(PendingRead.org_id).distinct())
+        return list(rows.scalars())
+
+    async def pending(self, org_id: str, limit: int) -> Sequence[PendingRead]:
+        # Oldest acknowledged first; reads are then ordered by their own time.
+        stmt = (
+            select(PendingRead)
+            .where(PendingRead.org_id == org_id)
+            .order_by(PendingRead.id)
+            .limit(limit)
+        )
+        return (await self.session.scalars(stmt)).all()
+
+    async def delete_pending(self, ids: Sequence[int]) -> None:
+        await self.session.execute(delete(PendingRead).where(PendingRead.id.in_(ids)))
+
+    async def endpoints(self, org_id: str, ids: Iterable[str]) -> dict[str, Endpoint]:
+        stmt = (
+            select(Endpoint)
+            .where(Endpoint.org_id == org_id, Endpoint.id.in_(list(ids)))
+            .with_for_update()
+        )
+        return {row.id: row for row in await self.session.scalars(stmt)}
+
+    async def gates(self, endpoint_ids: Iterable[str]) -> list[ZoneGate]:
+        stmt = (
+            select(ZoneGate)
+            .where(ZoneGate.endpoint_id.in_(list(endpoint_ids)))
+            .order_by(ZoneGate.zone_id, ZoneGate.position)
+        )
+        return list(await self.session.scalars(stmt))
+
+    async def zones(self, org_id: str, ids: Iterable[str]) -> dict[str, Zone]:
+        stmt = select(Zone).where(Zone.org_id == org_id, Zone.id.in_(list(ids)))
+        return {row.id: row for row in await self.session.scalars(stmt)}
+
+    async def location_tags(self, org_id: str, tags: Iterable[str]) -> dict[str, LocationTag]:
+        stmt = select(LocationTag).where(LocationTag.org_id == org_id, LocationTag.tag.in_(tags))
+        return {row.tag: row for row in await self.session.scalars(stmt)}
+
+    async def location_tags_by_id(self, ids: Iterable[str]) -> dict[str, LocationTag]:
+        stmt = select(LocationTag).where(LocationTag.id.in_(list(ids)))
+        return {row.id: row for row in await self.session.scalars(stmt)}
+
+    async def thing_ids_by_tag(self, org_id: str, tags: Iterable[str]) -> dict[str, str]:
+        stmt = select(ThingTag.tag, ThingTag.thing_id).where(
+            ThingTag.org_id == org_id, ThingTag.tag.in_(list(tags))
+        )
+        return {tag: thing_id for tag, thing_id in (await self.session.execute(stmt)).all()}
+
+    async def things_for_update(self, ids: Iterable[str]) -> dict[str, Thing]:
+        stmt = select(Thing).where(Thing.id.in_(sorted(set(ids)))).order_by(Thing.id)
+        return {row.id: row for row in await self.session.scalars(stmt.with_for_update())}
+
+    async def latest_events(self, keys: Iterable[FoldKey]) -> dict[FoldKey, Event]:
+        """The newest event of each (endpoint, antenna, tag): the one a read may fold into."""
+        wanted = list(set(keys))
+        if not wanted:
+            return {}
+        stmt = (
+            select(Event)
+            .where(tuple_(Event.endpoint_id, Event.antenna, Event.tag).in_(wanted))
+            .ext(distinct_on(Event.endpoint_id, Event.antenna, Event.tag))
+            .order_by(Event.endpoint_id, Event.antenna, Event.tag, Event.time.desc())
+        )
+        rows = await self.session.scalars(stmt)
+        return {(row.endpoint_id or "", row.antenna, row.tag): row for row in rows}
+
+    async def open_visits(self, thing_ids: Iterable[str]) -> dict[str, ZoneDuration]:
+        stmt = select(ZoneDuration).where(
+            ZoneDuration.thing_id.in_(list(thing_ids)), ZoneDuration.time_end.is_(None)
+        )
+        return {row.thing_id: row for row in await self.session.scalars(stmt)}
+
+    async def expired_residents(self, now: datetime, limit: int) -> list[tuple[Thing, Zone]]:
+        """Things not read in their zone for longer than the zone's kill delay."""
+        deadline = Thing.last_zone_read + func.make_interval(
+            0, 0, 0, 0, 0, 0, Zone.kill_duration * 3600
+        )
+        stmt = (
+            select(Thing, Zone)
+            .join(Zone, Zone.id == Thing.zone_id)
+            .where(Zone.kill_duration > 0, Thing.last_zone_read.is_not(None), deadline <= now)
+            .order_by(Thing.id)
+            .limit(limit)
+            .with_for_update(of=Thing, skip_locked=True)
+        )
+        return [(thing, zone) for thing, zone in (await self.session.execute(stmt)).all()]
+
+    async def overstays(
+        self, now: datetime, since: timedelta, limit: int
+    ) -> list[tuple[ZoneDuration, Zone]]:
+        """Visits longer than their zone's alert time that have no exception yet."""
+        length = func.coalesce(ZoneDuration.time_end, now) - ZoneDuration.time_start
+        length_ns = func.extract("epoch", length) * 1e9
+        stmt = (
+            select(ZoneDuration, Zone)
+            .join(Zone, Zone.id == ZoneDuration.zone_id)
+            .where(
+                Zone.duration > 0,
+                ZoneDuration.time_start >= now - since,
+                length_ns > Zone.duration,
+                ~select(TrackingException.id)
+                .where(TrackingException.zone_duration_id == ZoneDuration.id)
+                .exists(),
+            )
+            .order_by(ZoneDuration.time_start)
+            .limit(limit)
+        )
+        return [(visit, zone) for visit, zone in (await self.session.execute(stmt)).all()]
+
+    async def add_exception_once(self, row: TrackingException) -> bool:
+        """Insert unless this visit already has one (another worker may have raced us)."""
+        stmt = (
+            insert(TrackingException)
+            .values(
+                id=row.id,
+                org_id=row.org_id,
+                site_id=row.site_id,
+                type=row.type,
+                time=row.time,
+                thing_id=row.thing_id,
+                zone_id=row.zone_id,
+                zone_duration_id=row.zone_duration_id,
+                multiple_things=row.multiple_things,
+                time_duration=row.time_duration,
+                message=row.message,
+            )
+            .on_conflict_do_nothing(
+                index_elements=["zone_duration_id"],
+                index_where=text("zone_duration_id IS NOT NULL"),
+            )
+            .returning(TrackingException.id)
+        )
+        return (await self.session.execute(stmt)).first() is not None
+
+    async def thing_names(self, ids: Iterable[str]) -> dict[str, str]:
+        stmt = select(Thing.id, Thing.name).where(Thing.id.in_(list(ids)))
+        return {thing_id: name for thing_id, name in (await self.session.execute(stmt)).all()}
+
+    async def purge_before(self, raw_before: datetime, batches_before: datetime) -> None:
+        await self.session.execute(delete(RawPayload).where(RawPayload.received_at < raw_before))
+        await self.session.execute(
+            delete(IngestBatch).where(IngestBatch.received_at < batches_before)
+        )

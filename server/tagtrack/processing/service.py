@@ -1,0 +1,439 @@
+"""Processing rules (DESIGN section 6), applied to a batch of reads in time order.
+
+A batch is loaded in a few queries, applied in memory and written back by the session's
+unit of work. The caller holds the organisation's advisory lock, so batches of one
+organisation never interleave and thing state stays consistent across processes.
+"""
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from tagtrack.core.config import Settings
+from tagtrack.core.ids import UNKNOWN_THING_ID, new_id
+from tagtrack.core.mail import Mailer
+from tagtrack.models import (
+    Endpoint,
+    Event,
+    LocationTag,
+    PendingRead,
+    Thing,
+    ThingTag,
+    TrackingException,
+    Zone,
+    ZoneDuration,
+    ZoneGate,
+)
+from tagtrack.processing.repository import FoldKey, ProcessingRepository
+
+log = logging.getLogger("tagtrack.processing")
+
+ENTERING = ("IN", "NEAR")
+LEAVING = ("OUT", "GONE")
+KILL_SITE = "site"
+ZONE_TIME_EXCEPTION = "zoneTimeException"
+PROCESS_EXCEPTION = "processException"
+# Dwell alerts are looked for among visits that started this recently.
+OVERSTAY_LOOKBACK = timedelta(days=31)
+
+
+def nanoseconds(delta: timedelta) -> int:
+    return max(0, int(delta.total_seconds() * 1e9))
+
+
+@dataclass
+class Placement:
+    """Where a read puts its thing: a zone to enter or leave, and a position."""
+
+    enter: Zone | None = None
+    leave: Zone | None = None
+    direction: str = ""
+    location: LocationTag | None = None
+    xy: list[float] | None = None
+    map_id: str = ""
+
+
+@dataclass
+class Alert:
+    """A dwell exception to mail once it is committed."""
+
+    to: list[str]
+    subject: str
+    text: str
+
+
+@dataclass
+class Outcome:
+    processed: int = 0
+    events_created: int = 0
+    exceptions: int = 0
+    alerts: list[Alert] = field(default_factory=list)
+
+
+class BatchProcessor:
+    def __init__(self, session: AsyncSession, settings: Settings, org_id: str) -> None:
+        self.session = session
+        self.repository = ProcessingRepository(session)
+        self.org_id = org_id
+        self.window = timedelta(seconds=settings.repeat_window_seconds)
+        self.location_hold = timedelta(seconds=settings.location_hold_seconds)
+        self.outcome = Outcome()
+
+    async def run(self, reads: Sequence[PendingRead]) -> Outcome:
+        ordered = sorted(reads, key=lambda r: (r.time, r.id or 0))
+        tags = {r.tag for r in ordered}
+        self.endpoints = await self.repository.endpoints(
+            self.org_id, {r.endpoint_id for r in ordered if r.endpoint_id}
+        )
+        self.gates: dict[str, list[ZoneGate]] = {}
+        for gate in await self.repository.gates(self.endpoints):
+            self.gates.setdefault(gate.endpoint_id, []).append(gate)
+        self.locations = await self.repository.location_tags(self.org_id, tags)
+        held = {e.location_tag_id for e in self.endpoints.values() if e.location_tag_id}
+        self.locations_by_id = {lt.id: lt for lt in self.locations.values()}
+        self.locations_by_id.update(await self.repository.location_tags_by_id(held))
+        self.thing_ids = await self.repository.thing_ids_by_tag(self.org_id, tags)
+        self.things = await self.repository.things_for_update(self.thing_ids.values())
+        self.visits = await self.repository.open_visits(self.things)
+        zone_ids = {g.zone_id for gs in self.gates.values() for g in gs}
+        zone_ids |= {lt.zone_id for lt in self.locations_by_id.values() if lt.zone_id}
+        zone_ids |= {t.zone_id for t in self.things.values() if t.zone_id}
+        zone_ids |= {r.zone_id for r in ordered if r.zone_id}
+        self.zones = await self.repository.zones(self.org_id, zone_ids)
+        self.latest: dict[FoldKey, Event] = await self.repository.latest_events(
+            (r.endpoint_id, r.antenna, r.tag) for r in ordered if r.endpoint_id
+        )
+        for read in ordered:
+            self.apply(read)
+            self.outcome.processed += 1
+        await self.session.flush()
+        return self.outcome
+
+    def apply(self, read: PendingRead) -> None:
+        endpoint = self.endpoints.get(read.endpoint_id) if read.endpoint_id else None
+        zone = self.zones.get(read.zone_id) if read.zone_id else None
+        if endpoint is not None:
+            site_id = endpoint.site_id
+        elif zone is not None:
+            site_id = zone.site_id
+        else:
+            self.process_exception(read, "the endpoint no longer exists")
+            return
+        location = self.locations.get(read.tag)
+        if location is not None and endpoint is not None:
+            # A location tag says where the handheld stands; it is not a thing.
+            if endpoint.location_time is None or read.time >= endpoint.location_time:
+                endpoint.location_tag_id = location.id
+                endpoint.location_time = read.time
+            return
+        placement = self.place(read, endpoint, zone)
+        thing = self.thing_for(read, endpoint, site_id)
+        if thing is not None:
+            self.update_state(thing, read, endpoint, site_id, placement)
+        self.record_event(read, endpoint, site_id, thing, placement)
+
+    def place(self, read: PendingRead, endpoint: Endpoint | None, zone: Zone | None) -> Placement:
+        if zone is not None:  # a manual event names its zone
+            return Placement(enter=zone, direction="IN")
+        assert endpoint is not None
+        placement = Placement(direction=read.direction)
+        for gate in self.gates.get(endpoint.id, []):
+            if gate.antenna not in (-1, read.antenna):
+                continue
+            gate_zone = self.zones.get(gate.zone_id)
+            if gate_zone is None:
+                continue
+            direction = gate.direction
+            # An external gate reader knows the direction of travel itself.
+            if endpoint.external_gate and read.direction in ENTERING + LEAVING:
+                direction = read.direction
+            placement.direction = direction
+            if direction in ENTERING:
+                placement.enter = gate_zone
+            else:
+                placement.leave = gate_zone
+            break
+        held = self.held_location(endpoint, read.time)
+        if held is not None:
+            placement.location = held
+            placement.xy = list(held.xy)
+            placement.map_id = held.map_id
+            if placement.enter is None and placement.leave is None and held.zone_id:
+                placement.enter = self.zones.get(held.zone_id)
+        elif 0 <= read.antenna < len(endpoint.antennas):
+            antenna = endpoint.antennas[read.antenna]
+            placement.xy = list(antenna.get("xycoordinates") or endpoint.xy)
+            placement.map_id = antenna.get("map") or endpoint.map_id
+        else:
+            placement.xy = list(endpoint.xy)
+            placement.map_id = endpoint.map_id
+        return placement
+
+    def held_location(self, endpoint: Endpoint, at: datetime) -> LocationTag | None:
+        if endpoint.location_tag_id is None or endpoint.location_time is None:
+            return None
+        if not endpoint.location_time <= at <= endpoint.location_time + self.location_hold:
+            return None
+        return self.locations_by_id.get(endpoint.location_tag_id)
+
+    def thing_for(self, read: PendingRead, endpoint: Endpoint | None, site_id: str) -> Thing | None:
+        thing_id = self.thing_ids.get(read.tag)
+        if thing_id is not None:
+            return self.things.get(thing_id)
+        if endpoint is None or not endpoint.auto_enroll:
+            return None
+        thing = Thing(
+            id=new_id(),
+            org_id=self.org_id,
+            site_id=site_id,
+            thing_class="item",
+            name=read.tag,
+            tag1=read.tag,
+            tags=[],
+            tags1=[],
+            tags2=[],
+            categories=[],
+            labels=[],
+            parents=[],
+            photo=[],
+            data={},
+            xy=list(endpoint.xy) if endpoint.auto_enroll_location else [0, 0],
+            map_id=endpoint.map_id if endpoint.auto_enroll_location else "",
+        )
+        self.session.add(thing)
+        self.session.add(ThingTag(org_id=self.org_id, tag=read.tag, thing_id=thing.id))
+        self.thing_ids[read.tag] = thing.id
+        self.things[thing.id] = thing
+        return thing
+
+    def update_state(
+        self,
+        thing: Thing,
+        read: PendingRead,
+        endpoint: Endpoint | None,
+        site_id: str,
+        placement: Placement,
+    ) -> None:
+        if read.tamper and (
+            thing.alarm_tamper_time is None or read.time >= thing.alarm_tamper_time
+        ):
+            thing.alarm_tamper = True
+            thing.alarm_tamper_tag = read.tag
+            thing.alarm_tamper_time = read.time
+        if thing.last_event is not None and read.time < thing.last_event:
+            # An older read than what the state shows changes history, not the present.
+            return
+        thing.last_event = read.time
+        thing.site_id = site_id
+        thing.direction = placement.direction
+        if endpoint is not None:
+            thing.endpoint_id = endpoint.id
+            thing.last_endpoint_time = read.time
+        if placement.location is not None:
+            thing.location_tag_id = placement.location.id
+        if placement.xy is not None:
+            thing.xy = placement.xy
+            thing.map_id = placement.map_id
+        current = self.zones.get(thing.zone_id) if thing.zone_id else None
+        if placement.enter is not None:
+            if current is not None and current.id == placement.enter.id:
+                thing.last_zone_read = read.time
+            else:
+                self.move(thing, placement.enter, read.time)
+        elif placement.leave is not None and current is not None:
+            if current.id != placement.leave.id:
+                return
+            if current.immediate_kill or current.kill_duration <= 0:
+                self.leave(thing, current, read.time)
+            # Otherwise the kill delay, counted from the last read inside, takes it out.
+
+    def move(self, thing: Thing, zone: Zone | None, at: datetime) -> None:
+        visit = self.visits.pop(thing.id, None)
+        if visit is not None:
+            end = max(at, visit.time_start)
+            visit.time_end = end
+            visit.time_duration = nanoseconds(end - visit.time_start)
+        thing.zone_id = zone.id if zone else None
+        thing.last_zone_time = at
+        thing.last_zone_read = at if zone else None
+        if zone is not None:
+            opened = ZoneDuration(
+                id=new_id(),
+                org_id=self.org_id,
+                site_id=zone.site_id,
+                thing_id=thing.id,
+                zone_id=zone.id,
+                time_start=at,
+                time_end=None,
+                time_duration=0,
+            )
+            self.session.add(opened)
+            self.visits[thing.id] = opened
+
+    def leave(self, thing: Thing, zone: Zone, at: datetime) -> None:
+        self.move(thing, None, at)
+        if zone.kill_mode == KILL_SITE:
+            thing.endpoint_id = None
+            thing.location_tag_id = None
+
+    def record_event(
+        self,
+        read: PendingRead,
+        endpoint: Endpoint | None,
+        site_id: str,
+        thing: Thing | None,
+        placement: Placement,
+    ) -> None:
+        thing_id = thing.id if thing else UNKNOWN_THING_ID
+        zone_id = placement.enter.id if placement.enter else None
+        if thing is not None and thing.last_event == read.time:
+            zone_id = thing.zone_id
+        key: FoldKey = (read.endpoint_id, read.antenna, read.tag)
+        last = self.latest.get(key) if endpoint is not None else None
+        if (
+            last is not None
+            and last.first_time - self.window <= read.time <= last.time + self.window
+        ):
+            last.first_time = min(last.first_time, read.time)
+            if read.time >= last.time:
+                last.time = read.time
+                last.direction = placement.direction
+                last.zone_id = zone_id
+                if read.data:
+                    last.data = dict(read.data)
+            last.repeat_count += 1
+            last.alarm_tamper = last.alarm_tamper or read.tamper
+            last.thing_id = thing_id
+            return
+        event = Event(
+            id=new_id(),
+            org_id=self.org_id,
+            site_id=site_id,
+            endpoint_id=endpoint.id if endpoint else None,
+            thing_id=thing_id,
+            tag=read.tag,
+            antenna=read.antenna,
+            time=read.time,
+            first_time=read.time,
+            repeat_count=1,
+            direction=placement.direction,
+            zone_id=zone_id,
+            location_tag_id=placement.location.id if placement.location else None,
+            alarm_tamper=read.tamper,
+            rssi=read.rssi,
+            data=dict(read.data or {}),
+        )
+        self.session.add(event)
+        self.outcome.events_created += 1
+        if endpoint is not None and (last is None or read.time >= last.time):
+            self.latest[key] = event
+
+    def process_exception(self, read: PendingRead, why: str) -> None:
+        site_id = None
+        if read.zone_id and read.zone_id in self.zones:
+            site_id = self.zones[read.zone_id].site_id
+        if site_id is None:
+            log.warning("read of %s dropped: %s", read.tag, why)
+            return
+        self.session.add(
+            TrackingException(
+                id=new_id(),
+                org_id=self.org_id,
+                site_id=site_id,
+                type=PROCESS_EXCEPTION,
+                time=read.time,
+                message=f"Read of {read.tag} not processed: {why}",
+                multiple_things=[],
+            )
+        )
+        self.outcome.exceptions += 1
+
+
+class ProcessingService:
+    def __init__(self, session: AsyncSession, settings: Settings) -> None:
+        self.session = session
+        self.settings = settings
+        self.repository = ProcessingRepository(session)
+
+    async def process_pending(self, org_id: str, limit: int = 5000) -> Outcome:
+        """Process the oldest acknowledged reads of one organisation, if no one else is."""
+        if not await self.repository.try_lock_org(org_id):
+            return Outcome()
+        reads = await self.repository.pending(org_id, limit)
+        if not reads:
+            return Outcome()
+        outcome = await BatchProcessor(self.session, self.settings, org_id).run(reads)
+        await self.repository.delete_pending([r.id for r in reads])
+        return outcome
+
+    async def process_now(self, org_id: str, reads: Sequence[PendingRead]) -> Outcome:
+        """Process reads that were never queued (manual events), waiting for the lock."""
+        await self.repository.lock_org(org_id)
+        return await BatchProcessor(self.session, self.settings, org_id).run(reads)
+
+    async def sweep(self, now: datetime, limit: int = 1000) -> Outcome:
+        """Kill things past their zone's delay and raise dwell exceptions."""
+        outcome = Outcome()
+        for thing, zone in await self.repository.expired_residents(now, limit):
+            assert thing.last_zone_read is not None
+            deadline = thing.last_zone_read + timedelta(hours=zone.kill_duration)
+            processor = BatchProcessor(self.session, self.settings, thing.org_id)
+            processor.visits = await self.repository.open_visits([thing.id])
+            processor.leave(thing, zone, min(deadline, now))
+            outcome.processed += 1
+        await self.session.flush()
+        overstays = await self.repository.overstays(now, OVERSTAY_LOOKBACK, limit)
+        names = await self.repository.thing_names(v.thing_id for v, _ in overstays)
+        for visit, zone in overstays:
+            end = visit.time_end or now
+            minutes = max(1, round(zone.duration / 6e10))
+            name = names.get(visit.thing_id, visit.thing_id)
+            message = f"{name} in {zone.name} > {minutes} minute(s)"
+            created = await self.repository.add_exception_once(
+                TrackingException(
+                    id=new_id(),
+                    org_id=visit.org_id,
+                    site_id=visit.site_id,
+                    type=ZONE_TIME_EXCEPTION,
+                    time=visit.time_start + timedelta(microseconds=zone.duration / 1000),
+                    thing_id=visit.thing_id,
+                    zone_id=zone.id,
+                    zone_duration_id=visit.id,
+                    multiple_things=[],
+                    time_duration=nanoseconds(end - visit.time_start),
+                    message=message,
+                )
+            )
+            if not created:
+                continue
+            outcome.exceptions += 1
+            if zone.emails:
+                outcome.alerts.append(
+                    Alert(
+                        to=list(zone.emails),
+                        subject=f"TagTrack: {name} in {zone.name} too long",
+                        text=(
+                            f"{name} entered {zone.name} at {visit.time_start:%Y-%m-%d %H:%M} "
+                            f"UTC and has been there longer than the zone's alert time "
+                            f"({minutes} minute(s)).\n"
+                        ),
+                    )
+                )
+        return outcome
+
+    async def purge(self, now: datetime) -> None:
+        await self.repository.purge_before(
+            raw_before=now - timedelta(days=self.settings.raw_payload_days),
+            batches_before=now - timedelta(days=7),
+        )
+
+
+async def send_alerts(mailer: Mailer, alerts: Sequence[Alert]) -> None:
+    for alert in alerts:
+        try:
+            await mailer.send(alert.to, alert.subject, alert.text)
+        except Exception:  # the exception is recorded; a mail server outage must not undo it
+            log.exception("dwell alert mail to %s failed", alert.to)

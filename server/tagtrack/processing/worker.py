@@ -1,0 +1,89 @@
+"""The background worker: drains acknowledged reads and runs the periodic sweeps.
+
+Every process runs one; organisation advisory locks keep them out of each other's way.
+"""
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tagtrack.core.config import Settings
+from tagtrack.core.mail import Mailer
+from tagtrack.models.base import utcnow
+from tagtrack.processing.repository import ProcessingRepository
+from tagtrack.processing.service import ProcessingService, send_alerts
+
+log = logging.getLogger("tagtrack.processing")
+
+IDLE_POLL_SECONDS = 1.0
+
+
+class ProcessingWorker:
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings) -> None:
+        self.sessionmaker = sessionmaker
+        self.settings = settings
+        self.mailer = Mailer(settings)
+        self.wake = asyncio.Event()
+
+    def notify(self) -> None:
+        """Ingest calls this after committing reads, so they are processed at once."""
+        self.wake.set()
+
+    async def drain(self) -> int:
+        """Process every pending read this worker can lock; the count processed."""
+        total = 0
+        while True:
+            async with self.sessionmaker() as session:
+                orgs = await ProcessingRepository(session).orgs_with_pending()
+            progressed = 0
+            for org_id in orgs:
+                async with self.sessionmaker() as session, session.begin():
+                    outcome = await ProcessingService(session, self.settings).process_pending(
+                        org_id
+                    )
+                progressed += outcome.processed
+            total += progressed
+            if progressed == 0:
+                return total
+
+    async def sweep(self) -> None:
+        now = utcnow()
+        async with self.sessionmaker() as session, session.begin():
+            service = ProcessingService(session, self.settings)
+            outcome = await service.sweep(now)
+            await service.purge(now)
+        await send_alerts(self.mailer, outcome.alerts)
+
+    async def run(self) -> None:
+        last_sweep = 0.0
+        while True:
+            try:
+                await self.drain()
+                if time.monotonic() - last_sweep >= self.settings.sweep_interval_seconds:
+                    await self.sweep()
+                    last_sweep = time.monotonic()
+            except Exception:  # keep processing after a bad batch or a database restart
+                log.exception("processing failed; retrying")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), IDLE_POLL_SECONDS)
+            self.wake.clear()
+
+
+@asynccontextmanager
+async def processing_worker(
+    sessionmaker: async_sessionmaker[AsyncSession], settings: Settings
+) -> AsyncIterator[ProcessingWorker]:
+    worker = ProcessingWorker(sessionmaker, settings)
+    task = asyncio.create_task(worker.run(), name="processing") if settings.processing else None
+    try:
+        yield worker
+    finally:
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
