@@ -70,6 +70,12 @@ class IngestService:
             raise Unauthorized("Unknown endpoint key")
         return endpoint
 
+    async def endpoint_for_topic(self, endpoint_id: str) -> Endpoint:
+        endpoint = await self.repository.endpoint_by_id(endpoint_id) if is_id(endpoint_id) else None
+        if endpoint is None:
+            raise NotFound(f"No endpoint {endpoint_id!r}")
+        return endpoint
+
     async def accept_reads(self, endpoint: Endpoint, body: bytes, channel: str) -> Accepted:
         """Parse, then queue the reads in the caller's transaction (durable at its commit)."""
         payload = self._parse(body)

@@ -1,0 +1,296 @@
+"""The ingest API: reader keys, every reader format end to end, statuses, overload, MQTT."""
+
+import asyncio
+import contextlib
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import aiomqtt
+import httpx
+import orjson
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tagtrack.core.config import Settings
+from tagtrack.ingest.formats import parse_payload
+from tagtrack.main import create_app
+from tagtrack.models import EndpointStatus, Event, PendingRead, RawPayload
+from tagtrack.models.base import utcnow
+from tests.conftest import make_client
+from tests.serve import free_port
+from tests.tracking import Floor, epc, iso
+
+SAMPLES = Path(__file__).parent / "samples" / "readers"
+FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "readers"
+READER_FILES = sorted(SAMPLES.iterdir()) + (
+    sorted(FIXTURES.iterdir()) if FIXTURES.is_dir() else []
+)
+
+
+@pytest.fixture
+async def floor(
+    org_factory: Any,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    anonymous: httpx.AsyncClient,
+) -> Floor:
+    org = await org_factory()
+    return Floor(org.id, org.site_ids[0], sessionmaker, settings, anonymous)
+
+
+async def count(sessionmaker: async_sessionmaker[AsyncSession], stmt: Any) -> int:
+    async with sessionmaker() as session:
+        return int(await session.scalar(stmt) or 0)
+
+
+@pytest.mark.parametrize("path", READER_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+async def test_every_reader_format_becomes_events(floor: Floor, path: Path) -> None:
+    body = path.read_bytes()
+    expected = parse_payload(body, received_at=utcnow()).reads
+    reader = await floor.endpoint("Reader")
+    response = await floor.client.post(
+        "/api/ingest/reads",
+        content=body,
+        headers={"Authorization": f"Bearer {reader.key}", "Content-Type": "application/json"},
+    )
+    assert response.status_code == 202, response.text
+    assert response.json()["accepted"] == len(expected)
+    await floor.drain()
+    for tag in {read.tag for read in expected}:
+        events = await floor.events(tag)
+        assert events, f"no event for {tag}"
+        assert sum(e.repeat_count for e in events) == sum(r.tag == tag for r in expected)
+
+
+async def test_reads_need_a_known_endpoint_key(floor: Floor) -> None:
+    body = {"reads": [{"tag": epc()}]}
+    for headers in ({}, {"Authorization": "Bearer nope"}, {"Authorization": "Basic abc"}):
+        response = await floor.client.post("/api/ingest/reads", json=body, headers=headers)
+        assert response.status_code == 401
+        assert response.json()["reason"] == "unauthorized"
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        (b"{not json", "JSON"),
+        (b'{"reads": [{"tag": 5}]}', "reads[0].tag"),
+        (b'{"reads": [{"tag": "E200", "antenna": "two"}]}', "antenna"),
+        (b'{"reads": [{"tag": "E200", "time": "yesterday"}]}', "time"),
+        (b'{"hello": "world"}', "Zebra"),
+        (b"", ""),
+    ],
+)
+async def test_bad_payloads_are_refused_and_nothing_is_queued(
+    floor: Floor, content: bytes, fragment: str
+) -> None:
+    reader = await floor.endpoint("Reader")
+    response = await floor.client.post(
+        "/api/ingest/reads",
+        content=content,
+        headers={"Authorization": f"Bearer {reader.key}", "Content-Type": "application/json"},
+    )
+    assert response.status_code == 400
+    assert response.json()["reason"] == "bad payload"
+    assert fragment in response.json()["message"]
+    queued = select(func.count()).where(PendingRead.endpoint_id == reader.id)
+    assert await count(floor.sessionmaker, queued) == 0
+
+
+async def test_raw_payloads_are_kept_for_diagnosis(floor: Floor) -> None:
+    reader = await floor.endpoint("Reader")
+    assert (await floor.post(reader, {"reads": [{"tag": epc()}]})).status_code == 202
+    kept = select(func.count()).where(RawPayload.endpoint_id == reader.id)
+    assert await count(floor.sessionmaker, kept) == 1
+
+
+async def test_status_and_config(floor: Floor) -> None:
+    reader = await floor.endpoint("Reader", antennas=[{"map": "", "xycoordinates": [1, 2]}])
+    auth = {"Authorization": f"Bearer {reader.key}"}
+    beat = {"uptime": 3600, "readerTemp": 41.5, "ip": "10.0.0.5", "version": "3.21.1"}
+    response = await floor.client.post("/api/ingest/status", json=beat, headers=auth)
+    assert response.status_code == 204
+    bad = await floor.client.post("/api/ingest/status", json={"uptime": "long"}, headers=auth)
+    assert bad.status_code == 400
+    async with floor.sessionmaker() as session:
+        [status] = await session.scalars(
+            select(EndpointStatus).where(EndpointStatus.endpoint_id == reader.id)
+        )
+    assert (status.uptime, status.reader_temp, status.ip, status.version) == (
+        3600,
+        41.5,
+        "10.0.0.5",
+        "3.21.1",
+    )
+    config = await floor.client.get("/api/ingest/config", headers=auth)
+    assert config.status_code == 200
+    assert config.json()["_id"] == reader.id
+    assert config.json()["antennas"] == [{"map": "", "xycoordinates": [1, 2]}]
+
+
+async def test_overload_answers_429_with_retry_after(app: Any, floor: Floor) -> None:
+    reader = await floor.endpoint("Reader")
+    settings: Settings = app.state.settings
+    limit = settings.ingest_max_pending
+    settings.ingest_max_pending = 2
+    try:
+        reads = {"reads": [{"tag": epc()} for _ in range(3)]}
+        assert (await floor.post(reader, reads)).status_code == 202
+        await asyncio.sleep(1.1)  # the backlog is looked at once a second
+        response = await floor.post(reader, reads)
+        assert response.status_code == 429
+        assert response.headers["Retry-After"] == "5"
+        assert response.json()["reason"] == "overloaded"
+    finally:
+        settings.ingest_max_pending = limit
+    # What was acknowledged is still there and is processed.
+    await floor.drain()
+    for read in reads["reads"]:
+        assert len(await floor.events(read["tag"])) == 1
+
+
+async def test_user_messages_and_manual_events(org_factory: Any, floor: Floor) -> None:
+    org = await org_factory()
+    mine = Floor(org.id, org.site_ids[0], floor.sessionmaker, floor.settings, floor.client)
+    handheld = await mine.endpoint("Handheld")
+    dock = await mine.zone("Dock")
+    tag = epc()
+    thing = await mine.thing("Pallet", tag)
+    operator = org.client("Operator")
+    body = {"endpoint": handheld.id, "reads": [{"tag": tag, "time": iso(0)}]}
+    response = await operator.post("/api/messages/user", json=body)
+    assert response.status_code == 202, response.text
+    await mine.drain()
+    [event] = await mine.events(tag)
+    assert event.endpoint_id == handheld.id
+    # Another organisation's endpoint is not found.
+    stranger = await floor.endpoint("Stranger")
+    body["endpoint"] = stranger.id
+    assert (await operator.post("/api/messages/user", json=body)).status_code == 404
+    assert (await org.client("Viewer").post("/api/messages/user", json=body)).status_code == 403
+
+    manual = await operator.post("/api/events", json={"tag": tag.lower(), "zone": dock.id})
+    assert manual.status_code == 201, manual.text
+    assert manual.json()["zone"] == dock.id
+    assert manual.json()["thing"] == thing.id
+    assert (await mine.state(thing)).zone_id == dock.id
+    missing = await operator.post("/api/events", json={"tag": epc(), "zone": dock.id})
+    assert missing.status_code == 404
+
+
+async def test_events_list_filters_and_counts(org_factory: Any, floor: Floor) -> None:
+    org = await org_factory()
+    mine = Floor(org.id, org.site_ids[0], floor.sessionmaker, floor.settings, floor.client)
+    a, b = await mine.endpoint("A"), await mine.endpoint("B")
+    zone = await mine.zone("Store", gates=[(a, "IN", -1)])
+    tag = epc()
+    thing = await mine.thing("Ladder", tag)
+    unknown = epc()
+    await mine.read(a, tag, 0)
+    await mine.read(b, tag, 300)
+    await mine.read(a, unknown, 600)
+    viewer = org.client("Viewer")
+    site = org.site_ids[0]
+    response = await viewer.get("/api/events", params={"site": site})
+    assert response.status_code == 200
+    assert response.headers["x-total-count"] == "3"
+    rows = response.json()
+    assert [r["tag"] for r in rows] == [unknown, tag, tag]  # newest first
+    assert rows[0]["matched"] is False and rows[0]["thing"] == "7" * 24
+    assert rows[2]["zone"] == zone.id and rows[2]["zoneName"] == zone.name
+    assert rows[2]["thingName"] == "Ladder" and rows[2]["endpointName"] == a.name
+    only_a = await viewer.get("/api/events", params={"site": site, "endpoint": f"{a.id}"})
+    assert only_a.headers["x-total-count"] == "2"
+    both = await viewer.get("/api/events", params={"endpoint": f"{a.id},{b.id}", "limit": 1})
+    assert both.headers["x-total-count"] == "3" and len(both.json()) == 1
+    of_thing = await viewer.get("/api/events", params={"thing": thing.id})
+    assert of_thing.headers["x-total-count"] == "2"
+    window = await viewer.get("/api/events", params={"after": iso(100), "before": iso(500)})
+    assert [r["endpoint"] for r in window.json()] == [b.id]
+    other_site = await viewer.get("/api/events", params={"site": org.site_ids[1]})
+    assert other_site.json() == []
+    assert (await viewer.get("/api/events", params={"site": "f" * 24})).json() == []
+    assert (await viewer.get("/api/events", params={"endpoint": "x"})).status_code == 400
+    # Another organisation sees none of it.
+    stranger = await org_factory()
+    response = await stranger.client("Administrator").get("/api/events")
+    assert response.headers["x-total-count"] == "0"
+
+    visits = await viewer.get("/api/zonedurations", params={"thing": thing.id})
+    assert visits.status_code == 200
+    [visit] = visits.json()
+    assert visit["zone"] == zone.id and visit["timeEnd"].startswith("0001-01-01")
+    assert visit["timeDuration"] > 0
+
+
+def _broker_reachable(port: int) -> bool:
+    with contextlib.closing(socket.socket()) as probe:
+        probe.settimeout(0.5)
+        return probe.connect_ex(("127.0.0.1", port)) == 0
+
+
+@pytest.fixture(scope="module")
+def broker_port() -> Iterator[int]:
+    """The machine's Mosquitto on 1883, or one started for the tests."""
+    if _broker_reachable(1883):
+        yield 1883
+        return
+    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    port = free_port()
+    process = subprocess.Popen([binary, "-p", str(port)])
+    try:
+        for _ in range(50):
+            if _broker_reachable(port):
+                break
+            time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+async def mqtt_app(
+    database_url: str, settings: Settings, broker_port: int
+) -> AsyncIterator[Any]:
+    with_mqtt = settings.model_copy(update={"mqtt_url": f"mqtt://127.0.0.1:{broker_port}"})
+    application = create_app(with_mqtt, database_url=database_url)
+    async with application.router.lifespan_context(application):
+        await asyncio.wait_for(application.state.mqtt.connected.wait(), 10)
+        yield application
+
+
+async def test_mqtt_reads_and_status_from_the_broker(
+    mqtt_app: Any, floor: Floor, broker_port: int
+) -> None:
+    reader = await floor.endpoint("Dock door")
+    tag = epc()
+    zebra = {
+        "data": {"idHex": tag.lower(), "antenna": 2, "peakRssi": -52},
+        "timestamp": "2026-03-02T08:00:00.000+0000",
+        "type": "SIMPLE",
+    }
+    async with aiomqtt.Client("127.0.0.1", broker_port) as publisher:
+        await publisher.publish(f"tagtrack/{reader.id}/reads", orjson.dumps(zebra), qos=1)
+        beat = {"uptime": 10, "readerTemp": 30, "ip": "10.1.1.1", "version": "1.0"}
+        await publisher.publish(f"tagtrack/{reader.id}/status", orjson.dumps(beat), qos=1)
+        await publisher.publish("tagtrack/not-an-endpoint/reads", b"{}", qos=1)
+    statuses = select(func.count()).where(EndpointStatus.endpoint_id == reader.id)
+    for _ in range(100):
+        await floor.drain()
+        if await floor.events(tag) and await count(floor.sessionmaker, statuses):
+            break
+        await asyncio.sleep(0.1)
+    [event] = await floor.events(tag)
+    assert (event.endpoint_id, event.antenna) == (reader.id, 2)
+    assert await count(floor.sessionmaker, statuses) == 1
+    async with make_client(mqtt_app) as client:
+        assert (await client.get("/healthz")).status_code == 200
+    stored = select(func.count()).where(Event.endpoint_id == reader.id)
+    assert await count(floor.sessionmaker, stored) == 1
