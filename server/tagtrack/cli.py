@@ -1,4 +1,4 @@
-"""The `tagtrack` command: serve, migrate, createsuperuser, seed-demo, openapi."""
+"""The `tagtrack` command: serve, migrate, createsuperuser, seed-demo, simulate, openapi."""
 
 import asyncio
 import json
@@ -68,16 +68,22 @@ def serve(
 
     from tagtrack.main import create_app
 
-    settings = get_settings()
+    settings = get_settings().model_copy(
+        update={
+            "demo": demo or get_settings().demo,
+            "host": host or get_settings().host,
+            "port": port or get_settings().port,
+        }
+    )
     url = _database(settings)
-    asyncio.run(_first_start(url, settings, demo))
+    asyncio.run(_first_start(url, settings, settings.demo))
     # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through Python (not
     # the default handler) lets the embedded PostgreSQL be stopped on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     uvicorn.run(
         create_app(settings, database_url=url),
-        host=host or settings.host,
-        port=port or settings.port,
+        host=settings.host,
+        port=settings.port,
         log_config=None,
         proxy_headers=False,
     )
@@ -130,6 +136,31 @@ def createsuperuser(
     except ValueError as problem:
         raise typer.BadParameter(str(problem)) from problem
     typer.echo(f"Super admin {email} is ready")
+
+
+@app.command()
+def simulate(
+    url: Annotated[str, typer.Option(help="The TagTrack server to feed")] = "",
+    interval: Annotated[float, typer.Option(help="Seconds between rounds of reads")] = 2.0,
+    rounds: Annotated[int | None, typer.Option(help="Stop after this many rounds")] = None,
+) -> None:
+    """Feed a server's ingest API with simulated readers of the sites in its database."""
+    from tagtrack.demo.simulator import Simulator
+
+    settings = get_settings()
+    database = _database(settings)
+    target = url or f"http://127.0.0.1:{settings.port}"
+
+    async def run() -> None:
+        engine = create_engine(database)
+        try:
+            simulator = Simulator(create_sessionmaker(engine), target)
+            await simulator.run(interval=interval, ticks=rounds)
+            typer.echo(f"Sent {simulator.sent} reads to {target}")
+        finally:
+            await engine.dispose()
+
+    asyncio.run(run())
 
 
 @app.command("seed-demo")
