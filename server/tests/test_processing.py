@@ -5,11 +5,13 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.core.ids import UNKNOWN_THING_ID
 from tagtrack.core.mail import Mailer
+from tagtrack.models import PendingRead, Thing
 from tagtrack.processing.service import send_alerts
 from tests.mailbox import smtp_server
 from tests.tracking import Floor, at, epc
@@ -156,8 +158,6 @@ async def test_auto_enrol_creates_an_item_with_and_without_location(floor: Floor
         [event] = await floor.events(tag)
         assert event.thing_id != UNKNOWN_THING_ID
         async with floor.sessionmaker() as session:
-            from tagtrack.models import Thing
-
             thing = await session.get(Thing, event.thing_id)
         assert thing is not None
         assert (thing.name, thing.tag1, thing.thing_class, thing.xy) == (tag, tag, "item", xy)
@@ -329,3 +329,46 @@ async def test_concurrent_batches_from_many_readers_are_all_counted(floor: Floor
         assert len(visits) == len(readers)
         assert [v.time_end for v in visits].count(None) == 1
         assert sum(e.repeat_count for e in await floor.events(thing.tag1)) == len(readers)
+
+
+async def test_a_read_that_cannot_be_stored_is_set_aside_and_the_rest_go_on(
+    floor: Floor,
+) -> None:
+    dock = await floor.endpoint("Dock")
+    good, bad = epc(), epc()
+    await floor.thing("Good", good)
+    await floor.thing("Bad", bad)
+    # A constraint standing in for any value the database refuses.
+    async with floor.sessionmaker() as session, session.begin():
+        await session.execute(
+            text(f"ALTER TABLE events ADD CONSTRAINT refuse_tag CHECK (tag <> '{bad}')")
+        )
+    try:
+        reads = [{"tag": t, "time": at(n).isoformat()} for n, t in enumerate((good, bad, good))]
+        assert (await floor.post(dock, {"reads": reads})).status_code == 202
+        await floor.drain()
+    finally:
+        async with floor.sessionmaker() as session, session.begin():
+            await session.execute(text("ALTER TABLE events DROP CONSTRAINT refuse_tag"))
+    [event] = await floor.events(good)
+    assert event.repeat_count == 2
+    assert await floor.events(bad) == []
+    [exception] = await floor.exceptions()
+    assert exception.type == "processException" and bad in exception.message
+    async with floor.sessionmaker() as session:
+        left = select(func.count()).where(PendingRead.endpoint_id == dock.id)
+        assert await session.scalar(left) == 0
+
+
+async def test_durations_stay_within_range_for_absurd_clocks(floor: Floor) -> None:
+    a, b = await floor.endpoint("A"), await floor.endpoint("B")
+    await floor.zone("Zone A", gates=[(a, "IN", -1)])
+    await floor.zone("Zone B", gates=[(b, "IN", -1)])
+    tag = epc()
+    thing = await floor.thing("Clockless", tag)
+    body = {"reads": [{"tag": tag, "time": "0001-01-02T00:00:00Z"}]}
+    assert (await floor.post(a, body)).status_code == 202
+    await floor.drain()
+    await floor.read(b, tag, 0)
+    first, _ = await floor.visits(thing)
+    assert first.time_duration == 2**63 - 1

@@ -68,6 +68,10 @@ class ProcessingRepository(Repository[PendingRead]):
         )
         return {row.id: row for row in await self.session.scalars(stmt)}
 
+    async def endpoint_site(self, org_id: str, endpoint_id: str) -> str | None:
+        stmt = select(Endpoint.site_id).where(Endpoint.org_id == org_id, Endpoint.id == endpoint_id)
+        return await self.session.scalar(stmt)
+
     async def gates(self, endpoint_ids: Iterable[str]) -> list[ZoneGate]:
         stmt = (
             select(ZoneGate)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.config import Settings
@@ -40,8 +41,18 @@ PROCESS_EXCEPTION = "processException"
 OVERSTAY_LOOKBACK = timedelta(days=31)
 
 
+def is_data_error(exc: DBAPIError) -> bool:
+    """A failure caused by the data (a value, a constraint), not by the database being away."""
+    sqlstate = str(getattr(exc.orig, "sqlstate", "") or "")
+    return sqlstate[:2] in ("22", "23")
+
+
+BIGINT_MAX = 2**63 - 1
+
+
 def nanoseconds(delta: timedelta) -> int:
-    return max(0, int(delta.total_seconds() * 1e9))
+    """Whole nanoseconds, never negative, and within a bigint (about 292 years)."""
+    return min(BIGINT_MAX, max(0, int(delta.total_seconds() * 1e9)))
 
 
 @dataclass
@@ -338,6 +349,9 @@ class BatchProcessor:
         if site_id is None:
             log.warning("read of %s dropped: %s", read.tag, why)
             return
+        self.record_process_exception(read, site_id, why)
+
+    def record_process_exception(self, read: PendingRead, site_id: str, why: str) -> None:
         self.session.add(
             TrackingException(
                 id=new_id(),
@@ -368,6 +382,19 @@ class ProcessingService:
         outcome = await BatchProcessor(self.session, self.settings, org_id).run(reads)
         await self.repository.delete_pending([r.id for r in reads])
         return outcome
+
+    async def set_aside_oldest(self, org_id: str, why: str) -> None:
+        """Drop the oldest pending read of an organisation, recording a processException."""
+        await self.repository.lock_org(org_id)
+        reads = await self.repository.pending(org_id, 1)
+        if not reads:
+            return
+        [read] = reads
+        processor = BatchProcessor(self.session, self.settings, org_id)
+        site_id = await self.repository.endpoint_site(org_id, read.endpoint_id)
+        if site_id is not None:
+            processor.record_process_exception(read, site_id, why)
+        await self.repository.delete_pending([read.id])
 
     async def process_now(self, org_id: str, reads: Sequence[PendingRead]) -> Outcome:
         """Process reads that were never queued (manual events), waiting for the lock."""

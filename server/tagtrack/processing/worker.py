@@ -10,17 +10,20 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.core.mail import Mailer
 from tagtrack.models.base import utcnow
 from tagtrack.processing.repository import ProcessingRepository
-from tagtrack.processing.service import ProcessingService, send_alerts
+from tagtrack.processing.service import Outcome, ProcessingService, is_data_error, send_alerts
 
 log = logging.getLogger("tagtrack.processing")
 
 IDLE_POLL_SECONDS = 1.0
+# After a failed batch, this many reads are retried one by one to find the bad one.
+ISOLATE_READS = 200
 
 
 class ProcessingWorker:
@@ -42,14 +45,42 @@ class ProcessingWorker:
                 orgs = await ProcessingRepository(session).orgs_with_pending()
             progressed = 0
             for org_id in orgs:
-                async with self.sessionmaker() as session, session.begin():
-                    outcome = await ProcessingService(session, self.settings).process_pending(
-                        org_id
-                    )
+                try:
+                    async with self.sessionmaker() as session, session.begin():
+                        service = ProcessingService(session, self.settings)
+                        outcome = await service.process_pending(org_id)
+                except DBAPIError as exc:
+                    if not is_data_error(exc):
+                        raise  # the database is away: retry the whole batch later
+                    log.exception("a batch of reads failed; processing them one by one")
+                    outcome = await self.isolate(org_id)
                 progressed += outcome.processed
             total += progressed
             if progressed == 0:
                 return total
+
+    async def isolate(self, org_id: str) -> Outcome:
+        """Process the oldest reads one at a time, setting aside each one that fails."""
+        total = Outcome()
+        for _ in range(ISOLATE_READS):
+            try:
+                async with self.sessionmaker() as session, session.begin():
+                    outcome = await ProcessingService(session, self.settings).process_pending(
+                        org_id, limit=1
+                    )
+            except DBAPIError as exc:
+                if not is_data_error(exc):
+                    raise
+                async with self.sessionmaker() as session, session.begin():
+                    await ProcessingService(session, self.settings).set_aside_oldest(
+                        org_id, str(exc.orig)
+                    )
+                outcome = Outcome(processed=1, exceptions=1)
+            if outcome.processed == 0:
+                break
+            total.processed += outcome.processed
+            total.exceptions += outcome.exceptions
+        return total
 
     async def sweep(self) -> None:
         now = utcnow()
