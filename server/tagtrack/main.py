@@ -1,12 +1,13 @@
 """create_app(): the API under /api and the built console at /."""
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.middleware.base import BaseHTTPMiddleware
 
 from tagtrack import __version__
@@ -17,15 +18,26 @@ from tagtrack.core.errors import NotFound, install_error_handlers
 from tagtrack.core.housekeeping import housekeeping
 from tagtrack.core.limits import BodySizeLimit
 from tagtrack.core.logging import configure_logging, observe_request, security_headers
+from tagtrack.demo.simulator import running_simulator
+from tagtrack.endpoints.router import router as endpoints_router
+from tagtrack.events.router import router as events_router
+from tagtrack.ingest.mqtt import mqtt_subscriber
+from tagtrack.ingest.router import router as ingest_router
+from tagtrack.ingest.router import user_router as user_reads_router
+from tagtrack.ingest.service import Admission
+from tagtrack.locationtags.router import router as locationtags_router
 from tagtrack.lookups.router import router as lookups_router
 from tagtrack.meta.router import probes
 from tagtrack.meta.router import router as meta_router
 from tagtrack.orgs.router import router as orgs_router
 from tagtrack.passwords.router import router as passwords_router
+from tagtrack.processing.worker import processing_worker
 from tagtrack.roles.router import router as roles_router
 from tagtrack.settings.router import router as settings_router
 from tagtrack.sites.router import router as sites_router
+from tagtrack.things.router import router as things_router
 from tagtrack.users.router import router as users_router
+from tagtrack.zones.router import router as zones_router
 
 
 def api_router() -> APIRouter:
@@ -38,8 +50,15 @@ def api_router() -> APIRouter:
         orgs_router,
         sites_router,
         settings_router,
+        endpoints_router,
+        zones_router,
+        locationtags_router,
+        things_router,
         lookups_router,
         meta_router,
+        ingest_router,
+        user_reads_router,
+        events_router,
     ):
         api.include_router(router)
 
@@ -50,6 +69,15 @@ def api_router() -> APIRouter:
         raise NotFound(f"No API route /api/{path}")
 
     return api
+
+
+def _demo_simulator(
+    sessionmaker: async_sessionmaker[AsyncSession], settings: Settings
+) -> AbstractAsyncContextManager[None]:
+    """Demo mode feeds this server's own ingest API with simulated readers."""
+    if not settings.demo:
+        return nullcontext()
+    return running_simulator(sessionmaker, f"http://127.0.0.1:{settings.port}")
 
 
 def _mount_console(app: FastAPI, dist: Path) -> None:
@@ -77,7 +105,16 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
         try:
-            async with housekeeping(app.state.sessionmaker):
+            async with (
+                housekeeping(app.state.sessionmaker),
+                processing_worker(app.state.sessionmaker, settings) as worker,
+                mqtt_subscriber(
+                    app.state.sessionmaker, settings, app.state.admission, worker.notify
+                ) as subscriber,
+                _demo_simulator(app.state.sessionmaker, settings),
+            ):
+                app.state.processing = worker
+                app.state.mqtt = subscriber
                 yield
         finally:
             await engine.dispose()
@@ -96,6 +133,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
         ),
     )
     app.state.settings = settings
+    app.state.admission = Admission()
     install_error_handlers(app)
     app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)
     app.add_middleware(BaseHTTPMiddleware, dispatch=security_headers)

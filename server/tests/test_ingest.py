@@ -28,9 +28,8 @@ from tests.tracking import Floor, epc, iso
 
 SAMPLES = Path(__file__).parent / "samples" / "readers"
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "readers"
-READER_FILES = sorted(SAMPLES.iterdir()) + (
-    sorted(FIXTURES.iterdir()) if FIXTURES.is_dir() else []
-)
+READER_FILES = sorted(SAMPLES.iterdir()) + (sorted(FIXTURES.iterdir()) if FIXTURES.is_dir() else [])
+READER_BODIES = [(f"{p.parent.name}/{p.name}", p.read_bytes()) for p in READER_FILES]
 
 
 @pytest.fixture
@@ -49,9 +48,8 @@ async def count(sessionmaker: async_sessionmaker[AsyncSession], stmt: Any) -> in
         return int(await session.scalar(stmt) or 0)
 
 
-@pytest.mark.parametrize("path", READER_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
-async def test_every_reader_format_becomes_events(floor: Floor, path: Path) -> None:
-    body = path.read_bytes()
+@pytest.mark.parametrize(("name", "body"), READER_BODIES, ids=[n for n, _ in READER_BODIES])
+async def test_every_reader_format_becomes_events(floor: Floor, name: str, body: bytes) -> None:
     expected = parse_payload(body, received_at=utcnow()).reads
     reader = await floor.endpoint("Reader")
     response = await floor.client.post(
@@ -256,9 +254,7 @@ def broker_port() -> Iterator[int]:
 
 
 @pytest.fixture
-async def mqtt_app(
-    database_url: str, settings: Settings, broker_port: int
-) -> AsyncIterator[Any]:
+async def mqtt_app(database_url: str, settings: Settings, broker_port: int) -> AsyncIterator[Any]:
     with_mqtt = settings.model_copy(update={"mqtt_url": f"mqtt://127.0.0.1:{broker_port}"})
     application = create_app(with_mqtt, database_url=database_url)
     async with application.router.lifespan_context(application):

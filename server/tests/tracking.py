@@ -1,6 +1,7 @@
 """A small floor for processing tests: readers, zones with gates, things; reads at set times."""
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -59,7 +60,9 @@ class Floor:
         await self._add(row)
         return row
 
-    async def zone(self, name: str, gates: list[tuple[Endpoint, str, int]] = (), **fields: Any) -> Zone:  # type: ignore[assignment]
+    async def zone(
+        self, name: str, gates: Sequence[tuple[Endpoint, str, int]] = (), **fields: Any
+    ) -> Zone:
         row = Zone(
             id=new_id(),
             org_id=self.org_id,

@@ -1,15 +1,31 @@
-"""Demo data: realistic sites, users of every role and settings, created once."""
+"""Demo data: realistic sites, users of every role, settings and a tracking floor per site
+(zones with gates, readers, shelves, items and workers), created once."""
 
+import random
+import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.core.ids import ALL_SITES_ID
+from tagtrack.core.ids import ALL_SITES_ID, new_id
 from tagtrack.core.security import hash_password, random_password
-from tagtrack.models import Organization, Site, SiteSettings, User
+from tagtrack.models import (
+    Endpoint,
+    EndpointStatus,
+    LocationTag,
+    Organization,
+    Site,
+    SiteSettings,
+    Thing,
+    ThingTag,
+    User,
+    Zone,
+    ZoneGate,
+)
+from tagtrack.models.base import utcnow
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.rules import ADMINISTRATOR, MANAGER, OPERATOR, VIEWER
 from tagtrack.settings.repository import SettingsRepository
@@ -66,6 +82,203 @@ USERS = (
 )
 
 DEMO_MARKER_SITE = SITES[0]["name"]
+
+
+# Tracking floor of every demo site: zones with gates, readers, shelves, items and workers.
+# (zone name, description, alert minutes, kill hours, kill mode)
+ZONES = (
+    ("Receiving", "Inbound docks: goods wait here for put-away", 240, 0.0, "zone"),
+    ("Warehouse A", "High-bay racking, aisles 1-8", 0, 72.0, "zone"),
+    ("Workshop", "Maintenance and repair benches", 480, 24.0, "zone"),
+    ("Shipping", "Outbound staging lanes", 120, 12.0, "zone"),
+    ("Yard", "Trailer yard and gatehouse", 0, 48.0, "site"),
+)
+# (reader, model, zone): each fixed reader has an IN antenna (0) and an OUT antenna (1).
+FIXED_READERS = (
+    ("Receiving Dock Portal", "Zebra FX9600", "Receiving"),
+    ("Warehouse A Portal", "Impinj R700", "Warehouse A"),
+    ("Workshop Door", "Impinj R700", "Workshop"),
+    ("Shipping Dock Portal", "Zebra FX9600", "Shipping"),
+    ("Yard Gatehouse", "Impinj Speedway R420", "Yard"),
+)
+HANDHELD = ("Handheld RFD40", "Zebra RFD40")
+# (shelf, zone)
+SHELVES = (
+    *((f"Aisle {a} Shelf {s}", "Warehouse A") for a in range(1, 5) for s in "AB"),
+    ("Workbench 1", "Workshop"),
+    ("Workbench 2", "Workshop"),
+    ("Staging Lane 1", "Shipping"),
+)
+# (name, serial prefix, category, how many per site)
+ASSETS = (
+    ("Pallet Jack", "PJ", "Material Handling", 30),
+    ("Electric Forklift", "FL", "Vehicles", 12),
+    ("Reach Truck", "RT", "Vehicles", 6),
+    ("Roll Cage", "RC", "Containers", 60),
+    ("Returnable Tote", "TT", "Containers", 70),
+    ("Handheld Scanner", "HS", "IT Equipment", 24),
+    ("Label Printer", "LP", "IT Equipment", 10),
+    ("Rugged Tablet", "TB", "IT Equipment", 16),
+    ("Cordless Drill", "CD", "Tools", 14),
+    ("Torque Wrench", "TW", "Tools", 10),
+    ("Safety Harness", "SH", "Safety", 18),
+    ("Step Ladder", "SL", "Safety", 12),
+    ("Fire Extinguisher", "FE", "Safety", 20),
+    ("Two-Way Radio", "TR", "IT Equipment", 18),
+)
+FIRST_NAMES = (
+    "Aisha", "Ben", "Carla", "Dmitri", "Elena", "Femi", "Grace", "Hiro", "Ines", "Jonas",
+    "Kemal", "Lena", "Mateo", "Nadia", "Oskar", "Paula", "Quinn", "Rosa", "Sami", "Tara",
+)  # fmt: skip
+LAST_NAMES = (
+    "Novak", "Okoye", "Jansen", "Murphy", "Rossi", "Kowalski", "Haddad", "Berg", "Silva",
+    "Tanaka", "Dubois", "Ahmed", "Larsen", "Moreau", "Fischer", "Costa", "Reyes", "Walsh",
+    "Nguyen", "Petrov",
+)  # fmt: skip
+ROLES_AT_WORK = ("Picker", "Forklift Driver", "Team Lead", "Technician", "Loader")
+
+
+def _epc(rng: random.Random, prefix: str, site: int, n: int) -> str:
+    """A 24-hex EPC, unique by site and number: prefix, site, number, then random hex."""
+    return f"{prefix}{site:02X}{n:06X}{rng.getrandbits(32):08X}"
+
+
+async def _seed_tracking(session: AsyncSession, org_id: str, sites: list[Site]) -> None:
+    now = utcnow()
+    zone_rows: list[dict[str, Any]] = []
+    endpoint_rows: list[dict[str, Any]] = []
+    gate_rows: list[dict[str, Any]] = []
+    status_rows: list[dict[str, Any]] = []
+    shelf_rows: list[dict[str, Any]] = []
+    thing_rows: list[dict[str, Any]] = []
+    tag_rows: list[dict[str, Any]] = []
+    for index, site in enumerate(sites):
+        rng = random.Random(index)
+        code = site.city[:3].upper()
+        zones: dict[str, str] = {}
+        for name, description, alert_minutes, kill_hours, kill_mode in ZONES:
+            zones[name] = new_id()
+            zone_rows.append(
+                {
+                    "id": zones[name],
+                    "org_id": org_id,
+                    "site_id": site.id,
+                    "name": name,
+                    "description": description,
+                    "duration": alert_minutes * 60 * 10**9,
+                    "emails": list(site.report_emails),
+                    "kill_duration": kill_hours,
+                    "immediate_kill": False,
+                    "kill_mode": kill_mode,
+                }
+            )
+        readers = [(name, model, zone) for name, model, zone in FIXED_READERS]
+        for n, (name, model, zone) in enumerate([*readers, (*HANDHELD, None)]):
+            endpoint_id = new_id()
+            handheld = zone is None
+            endpoint_rows.append(
+                {
+                    "id": endpoint_id,
+                    "org_id": org_id,
+                    "site_id": site.id,
+                    "name": f"{code} {name}",
+                    "uuid": f"{model.split()[-1]}-{code}-{n + 1:03d}",
+                    "description": model,
+                    "xy": [100.0 + 150 * n, 80.0],
+                    "key": secrets.token_urlsafe(32),
+                    "auto_enroll": handheld,
+                    "antennas": []
+                    if handheld
+                    else [
+                        {"map": "", "xycoordinates": [100.0 + 150 * n, 60.0]},
+                        {"map": "", "xycoordinates": [100.0 + 150 * n, 100.0]},
+                    ],
+                    "config": {} if handheld else {"power": 30.0, "session": 1},
+                }
+            )
+            if zone is not None:
+                for antenna, direction in ((0, "IN"), (1, "OUT")):
+                    gate_rows.append(
+                        {
+                            "org_id": org_id,
+                            "zone_id": zones[zone],
+                            "endpoint_id": endpoint_id,
+                            "direction": direction,
+                            "antenna": antenna,
+                            "position": antenna,
+                        }
+                    )
+            # A few hours of hourly heartbeats, so the status history is not empty.
+            for hours in range(6, 0, -1):
+                status_rows.append(
+                    {
+                        "org_id": org_id,
+                        "endpoint_id": endpoint_id,
+                        "time": now - timedelta(hours=hours, minutes=rng.randint(0, 5)),
+                        "uptime": 864_000 - hours * 3600,
+                        "reader_temp": round(rng.uniform(33, 46), 1),
+                        "ip": f"10.{20 + index}.0.{10 + n}",
+                        "version": "3.21.4" if "Zebra" in model else "8.2.1",
+                    }
+                )
+        for n, (shelf, zone) in enumerate(SHELVES):
+            shelf_rows.append(
+                {
+                    "org_id": org_id,
+                    "site_id": site.id,
+                    "name": shelf,
+                    "tag": f"LOC{code}{n + 1:04d}",
+                    "zone_id": zones[zone],
+                    "xy": [0.1 + 0.1 * (n % 8), 0.2 + 0.3 * (n // 8)],
+                }
+            )
+        count = 0
+        for name, prefix, category, how_many in ASSETS:
+            for k in range(1, how_many + 1):
+                count += 1
+                thing_id, tag = new_id(), _epc(rng, "E2801160", index, count)
+                thing_rows.append(
+                    {
+                        "id": thing_id,
+                        "org_id": org_id,
+                        "site_id": site.id,
+                        "thing_class": "item",
+                        "name": f"{name} {prefix}-{k:03d}",
+                        "description": f"{category}, {site.city}",
+                        "serial": f"{prefix}-{code}-{rng.randint(100000, 999999)}",
+                        "tag1": tag,
+                        "categories": [category],
+                    }
+                )
+                tag_rows.append({"org_id": org_id, "tag": tag, "thing_id": thing_id})
+        for k in range(20):
+            count += 1
+            thing_id, tag = new_id(), _epc(rng, "E2003412", index, count)
+            first, last = FIRST_NAMES[(k + 3 * index) % 20], LAST_NAMES[(k * 7 + index) % 20]
+            thing_rows.append(
+                {
+                    "id": thing_id,
+                    "org_id": org_id,
+                    "site_id": site.id,
+                    "thing_class": "worker",
+                    "name": f"{first} {last}",
+                    "description": ROLES_AT_WORK[k % len(ROLES_AT_WORK)],
+                    "serial": f"EMP-{code}-{1001 + k}",
+                    "tag1": tag,
+                    "labels": [ROLES_AT_WORK[k % len(ROLES_AT_WORK)]],
+                }
+            )
+            tag_rows.append({"org_id": org_id, "tag": tag, "thing_id": thing_id})
+    for table, rows in (
+        (Zone, zone_rows),
+        (Endpoint, endpoint_rows),
+        (ZoneGate, gate_rows),
+        (EndpointStatus, status_rows),
+        (LocationTag, shelf_rows),
+        (Thing, thing_rows),
+        (ThingTag, tag_rows),
+    ):
+        await session.execute(insert(table), rows)
 
 
 @dataclass(frozen=True)
@@ -139,4 +352,5 @@ async def seed_demo(
                 )
             )
         await session.flush()
+        await _seed_tracking(session, org.id, sites)
         return DemoUsers(shared_password, [u[1] for u in USERS])

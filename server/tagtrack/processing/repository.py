@@ -2,10 +2,13 @@
 
 import zlib
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import delete, func, select, text, tuple_
-from sqlalchemy.dialects.postgresql import distinct_on, insert
+from sqlalchemy import delete, func, insert, select, text, tuple_, update
+from sqlalchemy.dialects.postgresql import distinct_on
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from tagtrack.kit.repository import Repository
 from tagtrack.models import (
@@ -24,6 +27,55 @@ from tagtrack.models import (
 )
 
 FoldKey = tuple[str, int, str]
+
+EVENT_COLUMNS = (
+    "id", "org_id", "site_id", "endpoint_id", "thing_id", "tag", "antenna", "time",
+    "first_time", "repeat_count", "direction", "zone_id", "location_tag_id", "alarm_tamper",
+    "rssi", "data",
+)  # fmt: skip
+VISIT_COLUMNS = (
+    "id", "org_id", "site_id", "thing_id", "zone_id", "time_start", "time_end", "time_duration",
+)  # fmt: skip
+
+
+@dataclass(slots=True)
+class EventRow:
+    """An event while a batch works on it: plain data, written back in bulk."""
+
+    id: str
+    org_id: str
+    site_id: str
+    endpoint_id: str | None
+    thing_id: str
+    tag: str
+    antenna: int
+    time: datetime
+    first_time: datetime
+    repeat_count: int
+    direction: str
+    zone_id: str | None
+    location_tag_id: str | None
+    alarm_tamper: bool
+    rssi: float | None
+    data: dict[str, Any]
+    stored: bool = False
+    dirty: bool = False
+
+
+@dataclass(slots=True)
+class VisitRow:
+    """A zone visit while a batch works on it."""
+
+    id: str
+    org_id: str
+    site_id: str
+    thing_id: str
+    zone_id: str
+    time_start: datetime
+    time_end: datetime | None
+    time_duration: int
+    stored: bool = False
+    dirty: bool = False
 
 
 def org_lock_key(org_id: str) -> int:
@@ -102,25 +154,59 @@ class ProcessingRepository(Repository[PendingRead]):
         stmt = select(Thing).where(Thing.id.in_(sorted(set(ids)))).order_by(Thing.id)
         return {row.id: row for row in await self.session.scalars(stmt.with_for_update())}
 
-    async def latest_events(self, keys: Iterable[FoldKey]) -> dict[FoldKey, Event]:
+    async def latest_events(self, keys: Iterable[FoldKey]) -> dict[FoldKey, EventRow]:
         """The newest event of each (endpoint, antenna, tag): the one a read may fold into."""
         wanted = list(set(keys))
         if not wanted:
             return {}
+        columns = [getattr(Event, name) for name in EVENT_COLUMNS]
         stmt = (
-            select(Event)
+            select(*columns)
             .where(tuple_(Event.endpoint_id, Event.antenna, Event.tag).in_(wanted))
             .ext(distinct_on(Event.endpoint_id, Event.antenna, Event.tag))
             .order_by(Event.endpoint_id, Event.antenna, Event.tag, Event.time.desc())
         )
-        rows = await self.session.scalars(stmt)
-        return {(row.endpoint_id or "", row.antenna, row.tag): row for row in rows}
+        latest = {}
+        for row in (await self.session.execute(stmt)).mappings():
+            event = EventRow(**row, stored=True)
+            latest[(event.endpoint_id or "", event.antenna, event.tag)] = event
+        return latest
 
-    async def open_visits(self, thing_ids: Iterable[str]) -> dict[str, ZoneDuration]:
-        stmt = select(ZoneDuration).where(
+    async def open_visits(self, thing_ids: Iterable[str]) -> dict[str, VisitRow]:
+        columns = [getattr(ZoneDuration, name) for name in VISIT_COLUMNS]
+        stmt = select(*columns).where(
             ZoneDuration.thing_id.in_(list(thing_ids)), ZoneDuration.time_end.is_(None)
         )
-        return {row.thing_id: row for row in await self.session.scalars(stmt)}
+        rows = (await self.session.execute(stmt)).mappings()
+        return {row["thing_id"]: VisitRow(**row, stored=True) for row in rows}
+
+    async def write_events(self, events: Iterable["EventRow"]) -> None:
+        await self._write(Event, EVENT_COLUMNS, events)
+
+    async def write_visits(self, visits: Iterable["VisitRow"]) -> None:
+        await self._write(ZoneDuration, VISIT_COLUMNS, visits)
+
+    async def _write(
+        self,
+        model: type[Event] | type[ZoneDuration],
+        columns: tuple[str, ...],
+        rows: Iterable[Any],
+    ) -> None:
+        """Changed rows in one executemany update, then new ones in one multi-row insert.
+
+        Updates go first: a closed visit must be closed before the thing's next one opens.
+        """
+        created, changed = [], []
+        for row in rows:
+            values = {name: getattr(row, name) for name in columns}
+            if not row.stored:
+                created.append(values)
+            elif row.dirty:
+                changed.append(values)
+        if changed:
+            await self.session.execute(update(model), changed)
+        if created:
+            await self.session.execute(insert(model), created)
 
     async def expired_residents(self, now: datetime, limit: int) -> list[tuple[Thing, Zone]]:
         """Things not read in their zone for longer than the zone's kill delay."""
@@ -162,7 +248,7 @@ class ProcessingRepository(Repository[PendingRead]):
     async def add_exception_once(self, row: TrackingException) -> bool:
         """Insert unless this visit already has one (another worker may have raced us)."""
         stmt = (
-            insert(TrackingException)
+            pg_insert(TrackingException)
             .values(
                 id=row.id,
                 org_id=row.org_id,

@@ -18,17 +18,15 @@ from tagtrack.core.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.core.mail import Mailer
 from tagtrack.models import (
     Endpoint,
-    Event,
     LocationTag,
     PendingRead,
     Thing,
     ThingTag,
     TrackingException,
     Zone,
-    ZoneDuration,
     ZoneGate,
 )
-from tagtrack.processing.repository import FoldKey, ProcessingRepository
+from tagtrack.processing.repository import EventRow, FoldKey, ProcessingRepository, VisitRow
 
 log = logging.getLogger("tagtrack.processing")
 
@@ -92,6 +90,10 @@ class BatchProcessor:
         self.window = timedelta(seconds=settings.repeat_window_seconds)
         self.location_hold = timedelta(seconds=settings.location_hold_seconds)
         self.outcome = Outcome()
+        self.visits: dict[str, VisitRow] = {}
+        # Rows to write back when the batch ends, by id.
+        self.changed_events: dict[str, EventRow] = {}
+        self.changed_visits: dict[str, VisitRow] = {}
 
     async def run(self, reads: Sequence[PendingRead]) -> Outcome:
         ordered = sorted(reads, key=lambda r: (r.time, r.id or 0))
@@ -114,14 +116,20 @@ class BatchProcessor:
         zone_ids |= {t.zone_id for t in self.things.values() if t.zone_id}
         zone_ids |= {r.zone_id for r in ordered if r.zone_id}
         self.zones = await self.repository.zones(self.org_id, zone_ids)
-        self.latest: dict[FoldKey, Event] = await self.repository.latest_events(
+        self.latest = await self.repository.latest_events(
             (r.endpoint_id, r.antenna, r.tag) for r in ordered if r.endpoint_id
         )
         for read in ordered:
             self.apply(read)
             self.outcome.processed += 1
-        await self.session.flush()
+        await self.finish()
         return self.outcome
+
+    async def finish(self) -> None:
+        # Things (and new ones' tags) first: visits and events refer to them.
+        await self.session.flush()
+        await self.repository.write_visits(self.changed_visits.values())
+        await self.repository.write_events(self.changed_events.values())
 
     def apply(self, read: PendingRead) -> None:
         endpoint = self.endpoints.get(read.endpoint_id) if read.endpoint_id else None
@@ -267,11 +275,13 @@ class BatchProcessor:
             end = max(at, visit.time_start)
             visit.time_end = end
             visit.time_duration = nanoseconds(end - visit.time_start)
+            visit.dirty = True
+            self.changed_visits[visit.id] = visit
         thing.zone_id = zone.id if zone else None
         thing.last_zone_time = at
         thing.last_zone_read = at if zone else None
         if zone is not None:
-            opened = ZoneDuration(
+            opened = VisitRow(
                 id=new_id(),
                 org_id=self.org_id,
                 site_id=zone.site_id,
@@ -281,8 +291,8 @@ class BatchProcessor:
                 time_end=None,
                 time_duration=0,
             )
-            self.session.add(opened)
             self.visits[thing.id] = opened
+            self.changed_visits[opened.id] = opened
 
     def leave(self, thing: Thing, zone: Zone, at: datetime) -> None:
         self.move(thing, None, at)
@@ -318,8 +328,10 @@ class BatchProcessor:
             last.repeat_count += 1
             last.alarm_tamper = last.alarm_tamper or read.tamper
             last.thing_id = thing_id
+            last.dirty = True
+            self.changed_events[last.id] = last
             return
-        event = Event(
+        event = EventRow(
             id=new_id(),
             org_id=self.org_id,
             site_id=site_id,
@@ -337,7 +349,7 @@ class BatchProcessor:
             rssi=read.rssi,
             data=dict(read.data or {}),
         )
-        self.session.add(event)
+        self.changed_events[event.id] = event
         self.outcome.events_created += 1
         if endpoint is not None and (last is None or read.time >= last.time):
             self.latest[key] = event
@@ -410,8 +422,8 @@ class ProcessingService:
             processor = BatchProcessor(self.session, self.settings, thing.org_id)
             processor.visits = await self.repository.open_visits([thing.id])
             processor.leave(thing, zone, min(deadline, now))
+            await processor.finish()
             outcome.processed += 1
-        await self.session.flush()
         overstays = await self.repository.overstays(now, OVERSTAY_LOOKBACK, limit)
         names = await self.repository.thing_names(v.thing_id for v, _ in overstays)
         for visit, zone in overstays:

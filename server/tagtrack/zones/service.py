@@ -1,0 +1,121 @@
+"""Zones: CRUD within the caller's sites, gates on the zone's own endpoints, counts."""
+
+from collections.abc import Sequence
+
+from tagtrack.auth.principal import Principal
+from tagtrack.core.errors import BadRequest, NotFound
+from tagtrack.endpoints.repository import EndpointRepository
+from tagtrack.kit.lists import ListParams
+from tagtrack.lookups.tracking import site_for_write, sites_in_scope
+from tagtrack.models import Zone, ZoneGate
+from tagtrack.sites.service import SiteService
+from tagtrack.zones.repository import ZoneRepository
+from tagtrack.zones.schemas import GateRead, ZoneRead, ZoneWrite
+
+GATE_ENDPOINT_REQUIRED = "Please select an value"
+
+
+def zone_read(zone: Zone, gates: Sequence[ZoneGate], counts: dict[str, int]) -> ZoneRead:
+    return ZoneRead(
+        id=zone.id,
+        name=zone.name,
+        description=zone.description,
+        site=zone.site_id,
+        duration=zone.duration,
+        emails=list(zone.emails),
+        killDuration=zone.kill_duration,
+        immediateKill=zone.immediate_kill,
+        killMode=zone.kill_mode,
+        gates=[
+            GateRead(endpoint=g.endpoint_id, direction=g.direction, antenna=g.antenna)
+            for g in gates
+        ],
+        items=counts.get("item", 0),
+        workers=counts.get("worker", 0),
+    )
+
+
+class ZoneService:
+    def __init__(
+        self, repository: ZoneRepository, endpoints: EndpointRepository, sites: SiteService
+    ) -> None:
+        self.repository = repository
+        self.endpoints = endpoints
+        self.sites = sites
+
+    async def _reads(self, zones: Sequence[Zone]) -> list[ZoneRead]:
+        ids = [z.id for z in zones]
+        gates = await self.repository.gates_of(ids)
+        counts = await self.repository.counts(ids)
+        return [zone_read(z, gates[z.id], counts[z.id]) for z in zones]
+
+    async def list_page(
+        self, principal: Principal, site: str, params: ListParams
+    ) -> tuple[list[ZoneRead], int]:
+        scope = sites_in_scope(principal, site)
+        zones, total = await self.repository.list_page(principal.org_id, scope, params)
+        return await self._reads(zones), total
+
+    async def get_model(self, principal: Principal, zone_id: str) -> Zone:
+        """A zone of the caller's organisation and sites; anything else is not found."""
+        zone = await self.repository.get(principal.org_id, zone_id)
+        if zone is None or not principal.sees_site(zone.site_id):
+            raise NotFound("Zone not found")
+        return zone
+
+    async def get(self, principal: Principal, zone_id: str) -> ZoneRead:
+        return (await self._reads([await self.get_model(principal, zone_id)]))[0]
+
+    async def _gates(self, principal: Principal, body: ZoneWrite) -> list[tuple[str, str, int]]:
+        gates: list[tuple[str, str, int]] = []
+        for index, gate in enumerate(body.gates):
+            if not gate.endpoint:
+                raise BadRequest(f"gates.{index}.endpoint: {GATE_ENDPOINT_REQUIRED}")
+            gates.append((gate.endpoint, gate.direction, gate.antenna))
+        wanted = sorted({endpoint for endpoint, _, _ in gates})
+        found = await self.endpoints.ids_in_site(principal.org_id, body.site, wanted)
+        for index, (endpoint, _, _) in enumerate(gates):
+            if endpoint not in found:
+                raise BadRequest(
+                    f"gates.{index}.endpoint: the endpoint is not an endpoint of the zone's site"
+                )
+        return gates
+
+    async def _check(self, principal: Principal, body: ZoneWrite, except_id: str | None) -> None:
+        await site_for_write(self.sites, principal, body.site)
+        if await self.repository.name_taken(body.site, body.name, except_id):
+            raise BadRequest(
+                f"A zone named '{body.name}' already exists in this site (duplicate)",
+                reason="duplicate",
+            )
+
+    @staticmethod
+    def _apply(zone: Zone, body: ZoneWrite) -> None:
+        zone.name = body.name
+        zone.description = body.description
+        zone.site_id = body.site
+        zone.duration = body.duration
+        zone.emails = list(body.emails)
+        zone.kill_duration = body.killDuration
+        zone.immediate_kill = body.immediateKill
+        zone.kill_mode = body.killMode
+
+    async def create(self, principal: Principal, body: ZoneWrite) -> ZoneRead:
+        await self._check(principal, body, None)
+        gates = await self._gates(principal, body)
+        zone = Zone(org_id=principal.org_id)
+        self._apply(zone, body)
+        await self.repository.add(zone)
+        await self.repository.replace_gates(zone, gates)
+        return (await self._reads([zone]))[0]
+
+    async def update(self, principal: Principal, zone_id: str, body: ZoneWrite) -> ZoneRead:
+        zone = await self.get_model(principal, zone_id)
+        await self._check(principal, body, zone.id)
+        gates = await self._gates(principal, body)
+        self._apply(zone, body)
+        await self.repository.replace_gates(zone, gates)
+        return (await self._reads([zone]))[0]
+
+    async def delete(self, principal: Principal, zone_id: str) -> None:
+        await self.repository.delete(await self.get_model(principal, zone_id))
