@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tagtrack.core.config import Settings
 from tagtrack.core.ids import UNKNOWN_THING_ID
 from tagtrack.core.mail import Mailer
-from tagtrack.models import PendingRead, Thing
+from tagtrack.models import PendingRead, SiteSettings, Thing
 from tagtrack.processing.service import send_alerts
 from tests.mailbox import smtp_server
 from tests.tracking import Floor, at, epc
@@ -372,3 +372,18 @@ async def test_durations_stay_within_range_for_absurd_clocks(floor: Floor) -> No
     await floor.read(b, tag, 0)
     first, _ = await floor.visits(thing)
     assert first.time_duration == 2**63 - 1
+
+
+async def test_a_site_tag_prefix_matches_things_stored_without_it(floor: Floor) -> None:
+    dock = await floor.endpoint("Dock")
+    async with floor.sessionmaker() as session, session.begin():
+        await session.merge(
+            SiteSettings(
+                site_id=floor.site_id, org_id=floor.org_id, settings={"orgTagPrefix": "3034"}
+            )
+        )
+    short = epc()[:16]
+    thing = await floor.thing("Prefixed", short)
+    await floor.read(dock, "3034" + short, 0)
+    [event] = await floor.events("3034" + short)
+    assert event.thing_id == thing.id

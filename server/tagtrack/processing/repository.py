@@ -18,6 +18,7 @@ from tagtrack.models import (
     LocationTag,
     PendingRead,
     RawPayload,
+    SiteSettings,
     Thing,
     ThingTag,
     TrackingException,
@@ -149,6 +150,15 @@ class ProcessingRepository(Repository[PendingRead]):
             ThingTag.org_id == org_id, ThingTag.tag.in_(list(tags))
         )
         return {tag: thing_id for tag, thing_id in (await self.session.execute(stmt)).all()}
+
+    async def tag_prefixes(self, site_ids: Iterable[str]) -> dict[str, str]:
+        """Each site's tag prefix (site settings orgTagPrefix), upper case, where set."""
+        prefix = SiteSettings.settings["orgTagPrefix"].astext
+        stmt = select(SiteSettings.site_id, prefix).where(
+            SiteSettings.site_id.in_(list(site_ids)), prefix.is_not(None), prefix != ""
+        )
+        rows = (await self.session.execute(stmt)).all()
+        return {site_id: value.strip().upper() for site_id, value in rows}
 
     async def things_for_update(self, ids: Iterable[str]) -> dict[str, Thing]:
         stmt = select(Thing).where(Thing.id.in_(sorted(set(ids)))).order_by(Thing.id)

@@ -108,7 +108,12 @@ class BatchProcessor:
         held = {e.location_tag_id for e in self.endpoints.values() if e.location_tag_id}
         self.locations_by_id = {lt.id: lt for lt in self.locations.values()}
         self.locations_by_id.update(await self.repository.location_tags_by_id(held))
-        self.thing_ids = await self.repository.thing_ids_by_tag(self.org_id, tags)
+        site_ids = {e.site_id for e in self.endpoints.values()}
+        self.prefixes = await self.repository.tag_prefixes(site_ids)
+        candidates = set(tags)
+        for prefix in set(self.prefixes.values()):
+            candidates |= {prefix + t for t in tags} | {t.removeprefix(prefix) for t in tags}
+        self.thing_ids = await self.repository.thing_ids_by_tag(self.org_id, candidates)
         self.things = await self.repository.things_for_update(self.thing_ids.values())
         self.visits = await self.repository.open_visits(self.things)
         zone_ids = {g.zone_id for gs in self.gates.values() for g in gs}
@@ -199,9 +204,12 @@ class BatchProcessor:
         return self.locations_by_id.get(endpoint.location_tag_id)
 
     def thing_for(self, read: PendingRead, endpoint: Endpoint | None, site_id: str) -> Thing | None:
-        thing_id = self.thing_ids.get(read.tag)
-        if thing_id is not None:
-            return self.things.get(thing_id)
+        prefix = self.prefixes.get(site_id, "")
+        # With a site tag prefix, a thing may be stored with or without it.
+        for tag in (read.tag, prefix + read.tag, read.tag.removeprefix(prefix)):
+            thing_id = self.thing_ids.get(tag)
+            if thing_id is not None:
+                return self.things.get(thing_id)
         if endpoint is None or not endpoint.auto_enroll:
             return None
         thing = Thing(
