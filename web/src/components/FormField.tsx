@@ -54,11 +54,15 @@ export interface FieldDef<V = FieldValues> {
   wide?: boolean;
   autoComplete?: string;
   placeholder?: string;
+  /** For kind 'custom': the field shows its own error messages (e.g. on the rows at fault). */
+  ownErrors?: boolean;
   /** For kind 'custom': renders the field itself. */
   render?: (props: {
     value: unknown;
     onChange: (v: unknown) => void;
     readOnly: boolean;
+    /** The field failed its rules (after a submit), e.g. to mark the rows at fault. */
+    invalid: boolean;
   }) => ReactNode;
 }
 
@@ -250,8 +254,15 @@ export function FormField<V extends FieldValues>({
           case 'custom':
             return (
               <>
-                {def.render?.({ value: field.value, onChange: field.onChange, readOnly: locked })}
-                {helper && <FormHelperText error={!!error}>{helper}</FormHelperText>}
+                {def.render?.({
+                  value: field.value,
+                  onChange: field.onChange,
+                  readOnly: locked,
+                  invalid: !!error,
+                })}
+                {helper && !(error && def.ownErrors) && (
+                  <FormHelperText error={!!error}>{helper}</FormHelperText>
+                )}
               </>
             );
           default: {

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { QrCode } from './QrCode';
 
 describe('QrCode', () => {
@@ -15,5 +15,30 @@ describe('QrCode', () => {
     expect(options).toEqual(['Small', 'Medium', 'Large', 'X-Large']);
     await user.click(screen.getByRole('option', { name: 'Large' }));
     expect(screen.getByTestId('qr-code')).toHaveAttribute('width', '500');
+  });
+});
+
+describe('QrCode extras', () => {
+  it('shows a message and the caption instead of the value', () => {
+    render(<QrCode value='{"id":"1"}' caption="Pairing code" message="Scan this code." />);
+    expect(screen.getByTestId('qr-message')).toHaveTextContent('Scan this code.');
+    expect(screen.getByTestId('qr-value')).toHaveTextContent('Pairing code');
+  });
+
+  it('prints only the code while printing, then the page again', async () => {
+    const user = userEvent.setup();
+    let during: string | null = null;
+    const print = vi.fn(() => {
+      during = document.body.getAttribute('data-printing-qr');
+    });
+    vi.stubGlobal('print', print);
+    render(<QrCode value="x" defaultSize={100} />);
+    expect(screen.getByTestId('qr-code')).toHaveAttribute('width', '100');
+    await user.click(screen.getByRole('button', { name: 'Print' }));
+    expect(print).toHaveBeenCalledOnce();
+    expect(during).toBe('');
+    window.dispatchEvent(new Event('afterprint'));
+    expect(document.body.hasAttribute('data-printing-qr')).toBe(false);
+    vi.unstubAllGlobals();
   });
 });
