@@ -32,3 +32,22 @@ export type Organization = Ok<paths['/api/organizations/{org_id}']['get']>;
 export type OrganizationWrite = Body<paths['/api/organizations']['post']>;
 
 export type SsoKind = 'okta' | 'entra';
+
+// Tracking core: events and the dashboard.
+export type TrackEvent = Ok<paths['/api/events']['get']>[number];
+export type ZoneDuration = Ok<paths['/api/zonedurations']['get']>[number];
+export type EventSource = Ok<paths['/api/eventsources']['get']>[number];
+export type EndpointStatus = Ok<paths['/api/endpoints/status']['get']>[number];
+export type Thing = Ok<paths['/api/things/{thing_id}']['get']>;
+export type ThingCreate = Body<paths['/api/things']['post']>;
+export type ThingUpdate = Body<paths['/api/things/{thing_id}']['put']>;
+
+// Tracking core: endpoints, zones and location tags.
+export type Endpoint = Ok<paths['/api/endpoints/{endpoint_id}']['get']>;
+export type EndpointWrite = Body<paths['/api/endpoints']['post']>;
+export type KillMode = Ok<paths['/api/killmodes']['get']>[number];
+export type Zone = Ok<paths['/api/zones/{zone_id}']['get']>;
+export type ZoneWrite = Body<paths['/api/zones']['post']>;
+export type Gate = Zone['gates'][number];
+export type LocationTag = Ok<paths['/api/locationtags/{tag_id}']['get']>;
+export type LocationTagWrite = Body<paths['/api/locationtags']['post']>;

@@ -16,6 +16,16 @@ const UserEditPage = lazy(() => import('../features/users/UserEditPage'));
 const ProfilePage = lazy(() => import('../features/userme/ProfilePage'));
 const OrganizationsPage = lazy(() => import('../features/organizations/OrganizationsPage'));
 const OrganizationEditPage = lazy(() => import('../features/organizations/OrganizationEditPage'));
+const EventsPage = lazy(() => import('../features/events/EventsPage'));
+const ItemsPage = lazy(() => import('../features/things/ItemsPage'));
+const WorkersPage = lazy(() => import('../features/things/WorkersPage'));
+const ThingEditPage = lazy(() => import('../features/things/ThingEditPage'));
+const EndpointsPage = lazy(() => import('../features/endpoints/EndpointsPage'));
+const EndpointEditPage = lazy(() => import('../features/endpoints/EndpointEditPage'));
+const ZonesPage = lazy(() => import('../features/zones/ZonesPage'));
+const ZoneEditPage = lazy(() => import('../features/zones/ZoneEditPage'));
+const LocationTagsPage = lazy(() => import('../features/locationtags/LocationTagsPage'));
+const LocationTagEditPage = lazy(() => import('../features/locationtags/LocationTagEditPage'));
 
 function page(Component: LazyExoticComponent<ComponentType>, fullPage = false) {
   return (
@@ -49,6 +59,18 @@ export const routes: RouteObject[] = [
       { path: 'userme', element: page(ProfilePage) },
       { path: 'organizations', element: page(OrganizationsPage) },
       { path: 'organizations/:id', element: page(OrganizationEditPage) },
+      { path: 'events', element: page(EventsPage) },
+      { path: 'items', element: page(ItemsPage) },
+      { path: 'items/:id', element: page(ThingEditPage) },
+      { path: 'workers', element: page(WorkersPage) },
+      { path: 'workers/:id', element: page(ThingEditPage) },
+      { path: 'things/:id', element: page(ThingEditPage) },
+      { path: 'endpoints', element: page(EndpointsPage) },
+      { path: 'endpoints/:id', element: page(EndpointEditPage) },
+      { path: 'zones', element: page(ZonesPage) },
+      { path: 'zones/:id', element: page(ZoneEditPage) },
+      { path: 'locationtags', element: page(LocationTagsPage) },
+      { path: 'locationtags/:id', element: page(LocationTagEditPage) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

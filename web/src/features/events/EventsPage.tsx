@@ -1,0 +1,73 @@
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import TextField from '@mui/material/TextField';
+import { useMemo, useState } from 'react';
+import { DateRange } from '../../components/DateRange';
+import { EmptyState } from '../../components/EmptyState';
+import { lastDays, type DateRangeValue } from '../../components/format';
+import { PageHeader } from '../../components/PageHeader';
+import { useSiteSelection } from '../session/SiteContext';
+import { EventsTable } from './EventsTable';
+import { useEventSources, type EventFilter } from './queries';
+
+/** The Events page: a period (default today), endpoints, and the live table. */
+export default function EventsPage() {
+  const { siteId, site, loading } = useSiteSelection();
+  const [range, setRange] = useState<DateRangeValue>(() => lastDays(1));
+  const [endpoints, setEndpoints] = useState<string[]>([]);
+  const sources = useEventSources(siteId);
+  const options = useMemo(
+    () => (sources.data ?? []).map((s) => ({ id: s._id, name: s.name })),
+    [sources.data],
+  );
+  const selected = options.filter((o) => endpoints.includes(o.id));
+
+  const filter = useMemo<EventFilter>(
+    () => ({
+      site: siteId,
+      after: range.start.toISOString(),
+      before: range.end.toISOString(),
+      endpoints,
+    }),
+    [siteId, range, endpoints],
+  );
+
+  return (
+    <Box>
+      <PageHeader title="Events" subtitle={site?.name} />
+      <Box
+        sx={{
+          display: 'flex',
+          flexWrap: 'wrap',
+          gap: 1.5,
+          alignItems: 'center',
+          mb: 2,
+          '@media print': { display: 'none' },
+        }}
+      >
+        <DateRange value={range} onChange={setRange} />
+        <Autocomplete
+          multiple
+          size="small"
+          options={options}
+          value={selected}
+          loading={sources.isPending && !!siteId}
+          getOptionLabel={(o) => o.name}
+          isOptionEqualToValue={(a, b) => a.id === b.id}
+          onChange={(_e, value) => setEndpoints(value.map((o) => o.id))}
+          disableCloseOnSelect
+          limitTags={2}
+          sx={{ flex: '1 1 240px', minWidth: { xs: '100%', sm: 240 }, maxWidth: { sm: 480 } }}
+          renderInput={(params) => (
+            <TextField {...params} label="Endpoints" placeholder={selected.length ? '' : 'All'} />
+          )}
+        />
+      </Box>
+      {!siteId && !loading ? (
+        <EmptyState message="Select a site to see its events." />
+      ) : (
+        <EventsTable filter={filter} poll enabled={!!siteId} />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,71 @@
+import BarChartOutlined from '@mui/icons-material/BarChartOutlined';
+import Box from '@mui/material/Box';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { useMemo } from 'react';
+import { errorText } from '../../api/client';
+import { EmptyState } from '../../components/EmptyState';
+import { Loading } from '../../components/Loading';
+import type { Labels } from '../settings/labels';
+import { zoneBars, zoneSeries, type ZoneCounts } from './homeLogic';
+
+const BAR_GROUP_PX = 44;
+
+function shortName(name: string, max: number): string {
+  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
+}
+
+/** Zone Overview: a horizontal bar chart of the things in each zone. */
+export function ZoneOverview({
+  zones,
+  loading,
+  error,
+  labels,
+}: {
+  zones: readonly ZoneCounts[] | undefined;
+  loading: boolean;
+  error: unknown;
+  labels: Labels;
+}) {
+  const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const dataset = useMemo(() => zoneBars(zones ?? []), [zones]);
+  const series = useMemo(() => zoneSeries(labels), [labels]);
+  const nameChars = mobile ? 12 : 22;
+
+  if (loading) return <Loading />;
+  if (error) return <EmptyState message={`Failed to load zones: ${errorText(error)}`} />;
+  if (dataset.length === 0) {
+    return (
+      <EmptyState
+        icon={<BarChartOutlined sx={{ fontSize: 40, opacity: 0.5 }} />}
+        message="No zones to show for this site yet."
+      />
+    );
+  }
+  const perZone = labels.hideWorkers ? BAR_GROUP_PX * 0.6 : BAR_GROUP_PX;
+  return (
+    <Box data-testid="zone-chart" sx={{ width: '100%', minWidth: 0 }}>
+      <BarChart
+        dataset={dataset.map((d) => ({ ...d }))}
+        layout="horizontal"
+        yAxis={[
+          {
+            scaleType: 'band',
+            dataKey: 'zone',
+            width: mobile ? 90 : 150,
+            valueFormatter: (name: string, ctx) =>
+              ctx.location === 'tick' ? shortName(name, nameChars) : name,
+          },
+        ]}
+        xAxis={[{ tickMinStep: 1 }]}
+        series={series.map((s) => ({ dataKey: s.dataKey, label: s.label }))}
+        height={Math.max(220, dataset.length * perZone + 90)}
+        margin={{ right: 16 }}
+        grid={{ vertical: true }}
+        // A dashboard that refreshes (and prints) shows the counts as they are, at once.
+        skipAnimation
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,5 @@
+import { ThingsList } from './ThingsList';
+
+export default function ItemsPage() {
+  return <ThingsList thingClass="item" />;
+}
