@@ -256,6 +256,10 @@ async def test_tamper_sets_the_alarm(floor: Floor) -> None:
     )
     [event] = await floor.events(tag)
     assert event.alarm_tamper and event.data == {"cFloat0": 21.5}
+    assert state.data == {"cFloat0": 21.5}
+    await floor.read(dock, tag, 300, data={"cFloat0": 19.0})
+    await floor.read(dock, tag, 100, data={"cFloat0": 30.0})  # older: not the latest value
+    assert (await floor.state(thing)).data == {"cFloat0": 19.0}
 
 
 async def test_dwell_exception_is_raised_once_and_mailed(floor: Floor) -> None:

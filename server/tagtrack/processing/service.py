@@ -256,6 +256,9 @@ class BatchProcessor:
         thing.last_event = read.time
         thing.site_id = site_id
         thing.direction = placement.direction
+        if read.data:
+            # The thing shows its sensor's latest values.
+            thing.data = {**thing.data, **read.data}
         if endpoint is not None:
             thing.endpoint_id = endpoint.id
             thing.last_endpoint_time = read.time
