@@ -2,7 +2,7 @@
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from tagtrack.orgs.service import OrganizationService
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.rules import SEEDED_ROLES
 from tests.database import fresh_database
+from tests.tracking import Floor
 
 PASSWORD = "Correct-Horse-Battery-42"
 _counter = itertools.count(1)
@@ -149,3 +150,15 @@ async def org_factory(
 async def anonymous(app: object) -> AsyncIterator[httpx.AsyncClient]:
     async with make_client(app) as client:
         yield client
+
+
+@pytest.fixture
+async def floor(
+    org_factory: Callable[[], Awaitable[Org]],
+    sessionmaker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    anonymous: httpx.AsyncClient,
+) -> Floor:
+    """A fresh organisation's first site, to build readers, zones and things on."""
+    org = await org_factory()
+    return Floor(org.id, org.site_ids[0], sessionmaker, settings, anonymous)

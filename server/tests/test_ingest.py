@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import aiomqtt
-import httpx
 import orjson
 import pytest
 from sqlalchemy import func, select
@@ -30,17 +29,6 @@ SAMPLES = Path(__file__).parent / "samples" / "readers"
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "readers"
 READER_FILES = sorted(SAMPLES.iterdir()) + (sorted(FIXTURES.iterdir()) if FIXTURES.is_dir() else [])
 READER_BODIES = [(f"{p.parent.name}/{p.name}", p.read_bytes()) for p in READER_FILES]
-
-
-@pytest.fixture
-async def floor(
-    org_factory: Any,
-    sessionmaker: async_sessionmaker[AsyncSession],
-    settings: Settings,
-    anonymous: httpx.AsyncClient,
-) -> Floor:
-    org = await org_factory()
-    return Floor(org.id, org.site_ids[0], sessionmaker, settings, anonymous)
 
 
 async def count(sessionmaker: async_sessionmaker[AsyncSession], stmt: Any) -> int:

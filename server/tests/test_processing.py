@@ -1,12 +1,8 @@
 """Processing rules (DESIGN section 6) with reads at controlled times, through the ingest API."""
 
 import asyncio
-from typing import Any
 
-import httpx
-import pytest
 from sqlalchemy import func, select, text
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.core.ids import UNKNOWN_THING_ID
@@ -18,17 +14,6 @@ from tests.tracking import Floor, at, epc
 
 HOUR = 3600
 NS = 1_000_000_000
-
-
-@pytest.fixture
-async def floor(
-    org_factory: Any,
-    sessionmaker: async_sessionmaker[AsyncSession],
-    settings: Settings,
-    anonymous: httpx.AsyncClient,
-) -> Floor:
-    org = await org_factory()
-    return Floor(org.id, org.site_ids[0], sessionmaker, settings, anonymous)
 
 
 async def test_reads_fold_while_the_gap_stays_under_the_window(floor: Floor) -> None:

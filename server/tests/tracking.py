@@ -93,13 +93,6 @@ class Floor:
             thing_class=thing_class,
             name=name,
             tag1=tag,
-            tags=[],
-            tags1=[],
-            tags2=[],
-            categories=[],
-            labels=[],
-            parents=[],
-            photo=[],
             data={},
         )
         await self._add(row)

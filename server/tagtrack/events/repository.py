@@ -11,6 +11,23 @@ from tagtrack.kit.repository import Repository
 from tagtrack.models import Endpoint, Event, LocationTag, Thing, ThingTag, Zone, ZoneDuration
 
 
+def _with_names() -> Select[Event, str, str, str, str]:
+    """Events with the names the console shows beside the ids."""
+    return (
+        select(
+            Event,
+            Endpoint.name.label("endpoint_name"),
+            Thing.name.label("thing_name"),
+            Zone.name.label("zone_name"),
+            LocationTag.name.label("location_name"),
+        )
+        .outerjoin(Endpoint, Endpoint.id == Event.endpoint_id)
+        .outerjoin(Thing, Thing.id == Event.thing_id)
+        .outerjoin(Zone, Zone.id == Event.zone_id)
+        .outerjoin(LocationTag, LocationTag.id == Event.location_tag_id)
+    )
+
+
 class EventRepository(Repository[Event]):
     model = Event
 
@@ -53,35 +70,15 @@ class EventRepository(Repository[Event]):
             .subquery()
         )
         stmt = (
-            select(
-                Event,
-                Endpoint.name.label("endpoint_name"),
-                Thing.name.label("thing_name"),
-                Zone.name.label("zone_name"),
-                LocationTag.name.label("location_name"),
-            )
+            _with_names()
             .join(ids, ids.c.id == Event.id)
-            .outerjoin(Endpoint, Endpoint.id == Event.endpoint_id)
-            .outerjoin(Thing, Thing.id == Event.thing_id)
-            .outerjoin(Zone, Zone.id == Event.zone_id)
-            .outerjoin(LocationTag, LocationTag.id == Event.location_tag_id)
             .order_by(Event.time.desc(), Event.id.desc())
         )
         return (await self.session.execute(stmt)).all(), int(total or 0)
 
     async def latest_for_tag(self, org_id: str, tag: str) -> Any:
         stmt = (
-            select(
-                Event,
-                Endpoint.name.label("endpoint_name"),
-                Thing.name.label("thing_name"),
-                Zone.name.label("zone_name"),
-                LocationTag.name.label("location_name"),
-            )
-            .outerjoin(Endpoint, Endpoint.id == Event.endpoint_id)
-            .outerjoin(Thing, Thing.id == Event.thing_id)
-            .outerjoin(Zone, Zone.id == Event.zone_id)
-            .outerjoin(LocationTag, LocationTag.id == Event.location_tag_id)
+            _with_names()
             .where(Event.org_id == org_id, Event.tag == tag)
             .order_by(Event.time.desc(), Event.id.desc())
             .limit(1)
