@@ -10,6 +10,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.base import BaseHTTPMiddleware
 
 from tagtrack import __version__
+from tagtrack.apikeys.router import router as apikeys_router
+from tagtrack.audit.router import router as audit_router
 from tagtrack.auth.router import router as auth_router
 from tagtrack.core.config import Settings, get_settings
 from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
@@ -17,6 +19,7 @@ from tagtrack.core.errors import NotFound, install_error_handlers
 from tagtrack.core.housekeeping import housekeeping
 from tagtrack.core.limits import BodySizeLimit
 from tagtrack.core.logging import configure_logging, observe_request, security_headers
+from tagtrack.core.signing import load_install_secret
 from tagtrack.lookups.router import router as lookups_router
 from tagtrack.meta.router import probes
 from tagtrack.meta.router import router as meta_router
@@ -25,6 +28,7 @@ from tagtrack.passwords.router import router as passwords_router
 from tagtrack.roles.router import router as roles_router
 from tagtrack.settings.router import router as settings_router
 from tagtrack.sites.router import router as sites_router
+from tagtrack.sso.router import router as sso_router
 from tagtrack.users.router import router as users_router
 
 
@@ -36,6 +40,9 @@ def api_router() -> APIRouter:
         passwords_router,
         roles_router,
         orgs_router,
+        apikeys_router,
+        sso_router,
+        audit_router,
         sites_router,
         settings_router,
         lookups_router,
@@ -76,6 +83,8 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
         engine = create_engine(url)
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
+        secret = settings.secret_key or await load_install_secret(app.state.sessionmaker)
+        app.state.settings = settings.model_copy(update={"secret_key": secret})
         try:
             async with housekeeping(app.state.sessionmaker):
                 yield
