@@ -190,11 +190,10 @@ class SsoService:
         error_description: str,
     ) -> SsoDone:
         """Check the callback and sign the user in; SsoFailed says why not (and is audited)."""
-        org_id = ""
+        host_org = await HostOrganizations(self.orgs).for_host(host)
+        org_id = host_org.id if host_org else ""
         try:
             login = await self._take_login(kind, state, browser_state, error, error_description)
-            org_id = login.org_id
-            host_org = await HostOrganizations(self.orgs).for_host(host)
             org = await self.orgs.get(login.org_id)
             if org is None or host_org is None or host_org.id != org.id:
                 raise SsoFailed("the sign-in came back to another organization's address")
