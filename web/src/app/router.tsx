@@ -16,6 +16,9 @@ const UserEditPage = lazy(() => import('../features/users/UserEditPage'));
 const ProfilePage = lazy(() => import('../features/userme/ProfilePage'));
 const OrganizationsPage = lazy(() => import('../features/organizations/OrganizationsPage'));
 const OrganizationEditPage = lazy(() => import('../features/organizations/OrganizationEditPage'));
+const ApiKeysPage = lazy(() => import('../features/apikeys/ApiKeysPage'));
+const ApiKeyEditPage = lazy(() => import('../features/apikeys/ApiKeyEditPage'));
+const SsoSettingsPage = lazy(() => import('../features/ssosettings/SsoSettingsPage'));
 
 function page(Component: LazyExoticComponent<ComponentType>, fullPage = false) {
   return (
@@ -49,6 +52,9 @@ export const routes: RouteObject[] = [
       { path: 'userme', element: page(ProfilePage) },
       { path: 'organizations', element: page(OrganizationsPage) },
       { path: 'organizations/:id', element: page(OrganizationEditPage) },
+      { path: 'apikeys', element: page(ApiKeysPage) },
+      { path: 'apikeys/:id', element: page(ApiKeyEditPage) },
+      { path: 'ssosettings', element: page(SsoSettingsPage) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },
