@@ -44,8 +44,8 @@ MARCUS = "marcus.webb@northwind.example.com"
 SOFIA = "sofia.lindqvist@northwind.example.com"
 TOM = "tom.okafor@northwind.example.com"
 DESKTOP = {"width": 1366, "height": 860}
-# The organisation made at first start, and its subdomain.
-FIRST_ORG = "tagtrack"
+# The demo organisation (made at first start), by its subdomain.
+FIRST_ORG = "northwind"
 MOBILE = {"width": 390, "height": 844}
 
 

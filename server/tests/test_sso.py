@@ -133,6 +133,19 @@ async def test_available_only_when_configured_and_enabled_for_the_subdomain(
             assert response.json() == {"available": False, "enabled": False}, host
 
 
+async def test_a_signed_in_user_is_answered_for_their_own_organisation(
+    org_factory, provider
+) -> None:
+    org: Org = await org_factory()
+    await enable(org)
+    admin = org.client("Administrator")  # on the main address, no subdomain
+    response = await admin.get("/api/auth/okta/available")
+    assert response.json() == {"available": False, "enabled": True}
+    await configure_okta(org, provider)
+    response = await admin.get("/api/auth/okta/available")
+    assert response.json() == {"available": True, "enabled": True}
+
+
 async def test_settings_never_send_the_secret_back(org_factory) -> None:
     org: Org = await org_factory()
     admin = org.client("Administrator")

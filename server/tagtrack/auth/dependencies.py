@@ -75,6 +75,17 @@ async def load_principal(request: Request, session: DbSession) -> Principal:
 SignedIn = Annotated[Principal, Depends(load_principal)]
 
 
+async def _maybe_principal(request: Request, session: DbSession) -> Principal | None:
+    try:
+        return await load_principal(request, session)
+    except Unauthorized:
+        return None
+
+
+# The caller when signed in (or holding a key), else None: for endpoints open to anyone.
+MaybeSignedIn = Annotated[Principal | None, Depends(_maybe_principal)]
+
+
 def allowed(resource: str, operation: Operation) -> object:
     """A dependency that answers 403 unless the caller holds the right."""
 

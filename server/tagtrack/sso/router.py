@@ -3,7 +3,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import RedirectResponse
 
-from tagtrack.auth.dependencies import allowed
+from tagtrack.auth.dependencies import MaybeSignedIn, allowed
 from tagtrack.auth.principal import Principal
 from tagtrack.auth.router import Service as AuthServiceDep
 from tagtrack.auth.router import set_session_cookie
@@ -42,13 +42,17 @@ def _host(request: Request) -> str:
 
 
 @router.get("/auth/{kind}/available", response_model=SsoAvailability)
-async def sso_available(kind: Kind, request: Request, service: Service) -> SsoAvailability:
-    """Whether the login page offers this kind for the organisation of the request's subdomain.
+async def sso_available(
+    kind: Kind, request: Request, principal: MaybeSignedIn, service: Service
+) -> SsoAvailability:
+    """Whether the login page offers this kind for the organisation of the request's subdomain
+    (for a signed-in caller: their own organisation).
 
     `available`: enabled for the organisation and configured; `enabled`: enabled by a super
     admin (the SSO Settings screen is offered then).
     """
-    return await service.availability(kind, _host(request))
+    org_id = principal.org_id if principal else None
+    return await service.availability(kind, _host(request), org_id)
 
 
 @router.get("/auth/{kind}/redirect", response_class=RedirectResponse, status_code=302)

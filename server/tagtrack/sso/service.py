@@ -138,8 +138,11 @@ class SsoService:
     def _enabled(kind: str, org: Organization) -> bool:
         return org.okta_enabled if kind == "okta" else org.entra_enabled
 
-    async def availability(self, kind: Kind, host: str) -> SsoAvailability:
-        org = await HostOrganizations(self.orgs).for_host(host)
+    async def availability(self, kind: Kind, host: str, org_id: str | None) -> SsoAvailability:
+        if org_id is not None:
+            org = await self.orgs.get(org_id)
+        else:
+            org = await HostOrganizations(self.orgs).for_host(host)
         if org is None:
             return SsoAvailability(available=False, enabled=False)
         enabled = self._enabled(kind, org)
