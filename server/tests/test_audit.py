@@ -26,7 +26,7 @@ def actions(rows: list[dict[str, Any]]) -> list[str]:
 async def test_sign_ins_are_logged_success_and_failure(app, org_factory) -> None:
     org: Org = await org_factory()
     username = org.usernames["Viewer"]
-    async with make_client(app, "203.0.113.9") as client:
+    async with make_client(app, "192.0.2.44") as client:
         bad = await client.post("/api/auth/login", json={"username": username, "password": "no"})
         assert bad.status_code == 401
         good = await client.post(
@@ -34,13 +34,13 @@ async def test_sign_ins_are_logged_success_and_failure(app, org_factory) -> None
         )
         assert good.status_code == 200
     rows = await entries(org, search=username)
-    ok = next(r for r in rows if r["action"] == "login" and r["client"] == "203.0.113.9")
+    ok = next(r for r in rows if r["action"] == "login" and r["client"] == "192.0.2.44")
     failed = next(r for r in rows if r["action"] == "login.failed")
     for row in (ok, failed):
         assert row["orgId"] == org.id
         assert row["actor"] == username
         assert row["target"] == username
-        assert row["client"] == "203.0.113.9"
+        assert row["client"] == "192.0.2.44"
         assert datetime.fromisoformat(row["time"]) > datetime.now(UTC) - timedelta(minutes=1)
     assert failed["detail"] == {"reason": "invalid credentials"}
     # Newest first.
