@@ -401,3 +401,12 @@ async def test_a_subdomain_signs_in_only_its_own_users(app, org_factory) -> None
     # The main address (no organisation's subdomain) signs in anyone.
     async with browser(app, "tagtrack.test") as client:
         assert (await client.post("/api/auth/login", json=theirs)).status_code == 200
+
+
+async def test_odd_callbacks_go_back_to_login(app, org_factory, provider) -> None:
+    org = await okta_org(org_factory, provider)
+    async with browser(app, host_of(org)) as client:
+        client.cookies.set("tagtrack_sso_state", "plain-state")
+        for params in ({"state": "état", "code": "x"}, {"code": "x"}, {}):
+            response = await client.get("/api/auth/okta/callback", params=params)
+            assert "state mismatch" in sso_error(response), params

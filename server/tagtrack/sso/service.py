@@ -19,6 +19,7 @@ from tagtrack.audit.service import Actor, record
 from tagtrack.auth.principal import Principal
 from tagtrack.auth.service import AuthService, SignedInSession
 from tagtrack.core.config import Settings
+from tagtrack.core.errors import NotFound
 from tagtrack.core.security import new_token, token_hash
 from tagtrack.kit.schemas import is_email
 from tagtrack.models import Organization, SsoLogin, SsoSettings
@@ -211,7 +212,8 @@ class SsoService:
     async def _take_login(
         self, kind: str, state: str, browser_state: str, error: str, error_description: str
     ) -> SsoLogin:
-        if not state or not browser_state or not hmac.compare_digest(state, browser_state):
+        same = hmac.compare_digest(state.encode(), browser_state.encode())
+        if not state or not same:
             raise SsoFailed("the sign-in could not be verified (state mismatch); please try again")
         login = await self.repository.take_login(token_hash(state), utcnow())
         if login is None or login.kind != kind:
@@ -276,7 +278,8 @@ class SsoService:
 
     async def _org(self, principal: Principal) -> Organization:
         org = await self.orgs.get(principal.org_id)
-        assert org is not None  # the caller's own organisation
+        if org is None:  # deleted while the caller was signed in
+            raise NotFound("Organization not found")
         return org
 
     async def read(self, principal: Principal, scheme: str, host: str) -> SsoSettingsRead:
