@@ -77,7 +77,9 @@ def test_create_an_api_key_with_validation_then_delete_it(page: Page, console: C
     expect(confirm).to_contain_text(
         "Are you sure you want to delete this API key? This action cannot be undone."
     )
-    confirm.get_by_role("button", name="I'm Sure").click()
+    with page.expect_response(lambda r: r.request.method == "DELETE") as deleted:
+        confirm.get_by_role("button", name="I'm Sure").click()
+    assert deleted.value.status == 204
     expect(page.get_by_role("heading", name="API Keys")).to_be_visible()
     expect(page.get_by_role("row").filter(has_text=name)).to_have_count(0)
     # Refused at once.
@@ -121,7 +123,9 @@ def test_list_shows_keys_and_deletes_from_a_row(
     shot(page, "apikeys-list")
     row.get_by_test_id("row-delete").click()
     confirm = page.get_by_role("dialog", name="Confirm Delete")
-    confirm.get_by_role("button", name="I'm Sure").click()
+    with page.expect_response(lambda r: r.request.method == "DELETE") as deleted:
+        confirm.get_by_role("button", name="I'm Sure").click()
+    assert deleted.value.status == 204
     expect(row).to_have_count(0)
     assert sites_seen_with(page, key["token"])[0] == 401
 
