@@ -359,7 +359,8 @@ export interface paths {
         };
         /**
          * Sso Available
-         * @description Whether the login page offers this kind for the organisation of the request's subdomain.
+         * @description Whether the login page offers this kind for the organisation of the request's subdomain
+         *     (for a signed-in caller: their own organisation).
          *
          *     `available`: enabled for the organisation and configured; `enabled`: enabled by a super
          *     admin (the SSO Settings screen is offered then).
