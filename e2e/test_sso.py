@@ -7,7 +7,18 @@ from typing import Any
 import pytest
 from playwright.sync_api import APIRequestContext, Browser, Page, expect
 
-from e2e.conftest import DESKTOP, FIRST_ORG, PRIYA, SOFIA, TOM, Console, shot, sign_in, snackbar
+from e2e.conftest import (
+    DESKTOP,
+    FIRST_ORG,
+    MOBILE,
+    PRIYA,
+    SOFIA,
+    TOM,
+    Console,
+    shot,
+    sign_in,
+    snackbar,
+)
 
 
 def first_org(api: APIRequestContext) -> dict[str, Any]:
@@ -171,3 +182,23 @@ def test_an_unknown_user_returns_to_login_with_the_error(
     expect(page).to_have_url(re.compile(r"/login\?error="))
     shot(page, "sso-error")
     assert me(page)[0] == 401
+
+
+def test_sso_login_on_a_phone(
+    browser: Browser, console: Console, admin_api: APIRequestContext, sso_off_afterwards: None
+) -> None:
+    assert admin_api.put("/api/ssosettings", data={"entraTenant": "contoso-tenant"}).ok
+    set_sso_enabled(admin_api, okta=False, entra=True)
+    ctx = browser.new_context(
+        base_url=console.org_url(FIRST_ORG), viewport=MOBILE, is_mobile=True, has_touch=True
+    )
+    try:
+        page = ctx.new_page()
+        page.goto("/login?error=the+identity+provider+answered%3A+User+said+no")
+        expect(page.get_by_test_id("sso-error")).to_contain_text("User said no")
+        page.wait_for_load_state("networkidle")
+        expect(page.get_by_role("link", name="Login with Entra")).to_be_visible()
+        expect(page.get_by_role("link", name="Login with Okta")).to_have_count(0)
+        shot(page, "login-sso-phone")
+    finally:
+        ctx.close()
