@@ -20,7 +20,9 @@ from playwright.sync_api import (
 )
 
 from tests.database import fresh_database
-from tests.serve import ROOT, serve
+from tests.mailbox import Mailbox, smtp_server
+from tests.oidc_provider import OidcProvider, oidc_provider
+from tests.serve import ROOT, free_port, serve
 
 ARTIFACTS = ROOT / "e2e" / "artifacts"
 ADMIN_EMAIL = "admin@northwind.example.com"
@@ -42,6 +44,8 @@ MARCUS = "marcus.webb@northwind.example.com"
 SOFIA = "sofia.lindqvist@northwind.example.com"
 TOM = "tom.okafor@northwind.example.com"
 DESKTOP = {"width": 1366, "height": 860}
+# The demo organisation (made at first start), by its subdomain.
+FIRST_ORG = "northwind"
 MOBILE = {"width": 390, "height": 844}
 
 
@@ -59,14 +63,17 @@ class Console:
     admin_password: str
     demo_password: str
     data_dir: Path
+    mailbox: Mailbox
+    provider: OidcProvider
+    port: int
 
     def mail_to(self, address: str) -> list[str]:
-        """Mail the server wrote for this address (no SMTP server is configured), oldest first."""
-        folder = self.data_dir / "mail"
-        files = (
-            sorted(folder.glob("*.eml"), key=lambda p: p.stat().st_mtime) if folder.is_dir() else []
-        )
-        return [text for text in (f.read_text() for f in files) if f"To: {address}" in text]
+        """Mail the real SMTP server of the tests received for this address, oldest first."""
+        return [m.as_string() for m in self.mailbox.to(address)]
+
+    def org_url(self, subdomain: str) -> str:
+        """The console on an organisation's subdomain (Chromium resolves *.localhost here)."""
+        return f"http://{subdomain}.localhost:{self.port}"
 
 
 @pytest.fixture(scope="session")
@@ -74,7 +81,12 @@ def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
     if not (ROOT / "web" / "dist" / "index.html").is_file():
         raise RuntimeError("The console is not built: run scripts/install.sh")
     data_dir = tmp_path_factory.mktemp("console-data")
-    with fresh_database() as url:
+    port = free_port()
+    with fresh_database() as url, smtp_server() as (mailbox, smtp_url), oidc_provider() as idp:
+        # This installation's Entra app registration, at the test provider.
+        entra_id, entra_secret = idp.register(
+            "entra", [f"http://{FIRST_ORG}.localhost:{port}/api/auth/entra/callback"]
+        )
         env = {
             "TAGTRACK_DATABASE_URL": url,
             "TAGTRACK_DATA_DIR": str(data_dir),
@@ -82,11 +94,24 @@ def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
             "TAGTRACK_ADMIN_PASSWORD": ADMIN_PASSWORD,
             "TAGTRACK_LOGIN_RATE_LIMIT_PER_MINUTE": "1000",
             "TAGTRACK_LOGIN_LOCKOUT_FAILURES": "5",
+            "TAGTRACK_SMTP_URL": smtp_url,
+            "TAGTRACK_ENTRA_AUTHORITY": idp.entra_authority,
+            "TAGTRACK_ENTRA_CLIENT_ID": entra_id,
+            "TAGTRACK_ENTRA_CLIENT_SECRET": entra_secret,
         }
-        with serve(env, "--demo") as served:
+        with serve(env, "--demo", port=port) as served:
             demo_password = served.printed("Demo password")
             assert demo_password, served.text()
-            yield Console(served.url, ADMIN_EMAIL, ADMIN_PASSWORD, demo_password, data_dir)
+            yield Console(
+                served.url,
+                ADMIN_EMAIL,
+                ADMIN_PASSWORD,
+                demo_password,
+                data_dir,
+                mailbox,
+                idp,
+                port,
+            )
 
 
 @pytest.fixture(scope="session")

@@ -7,6 +7,12 @@ scripts/install.sh --browser
 
 step() { printf '\n==> %s\n' "$*"; }
 
+step "OpenID provider for the single sign-on tests (server/tests/oidc/package-lock.json)"
+oidc=server/tests/oidc
+if [ ! -d "$oidc/node_modules" ] || [ "$oidc/package-lock.json" -nt "$oidc/node_modules/.package-lock.json" ]; then
+  (cd "$oidc" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
 step "Lint and types (server)"
 .venv/bin/ruff check server e2e bench
 .venv/bin/ruff format --check server e2e bench

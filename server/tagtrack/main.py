@@ -11,6 +11,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.middleware.base import BaseHTTPMiddleware
 
 from tagtrack import __version__
+from tagtrack.apikeys.router import router as apikeys_router
+from tagtrack.audit.router import router as audit_router
 from tagtrack.auth.router import router as auth_router
 from tagtrack.core.config import Settings, get_settings
 from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
@@ -18,6 +20,7 @@ from tagtrack.core.errors import NotFound, install_error_handlers
 from tagtrack.core.housekeeping import housekeeping
 from tagtrack.core.limits import BodySizeLimit
 from tagtrack.core.logging import configure_logging, observe_request, security_headers
+from tagtrack.core.signing import load_install_secret
 from tagtrack.demo.simulator import running_simulator
 from tagtrack.endpoints.router import router as endpoints_router
 from tagtrack.events.router import router as events_router
@@ -35,6 +38,7 @@ from tagtrack.processing.worker import processing_worker
 from tagtrack.roles.router import router as roles_router
 from tagtrack.settings.router import router as settings_router
 from tagtrack.sites.router import router as sites_router
+from tagtrack.sso.router import router as sso_router
 from tagtrack.things.router import router as things_router
 from tagtrack.users.router import router as users_router
 from tagtrack.zones.router import router as zones_router
@@ -48,6 +52,9 @@ def api_router() -> APIRouter:
         passwords_router,
         roles_router,
         orgs_router,
+        apikeys_router,
+        sso_router,
+        audit_router,
         sites_router,
         settings_router,
         endpoints_router,
@@ -104,6 +111,8 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
         engine = create_engine(url)
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
+        secret = settings.secret_key or await load_install_secret(app.state.sessionmaker)
+        app.state.settings = settings.model_copy(update={"secret_key": secret})
         try:
             async with (
                 housekeeping(app.state.sessionmaker),

@@ -41,10 +41,14 @@ class Served:
 
 @contextmanager
 def serve(
-    env: dict[str, str], *args: str, timeout: float = 90.0, stop_signal: int = signal.SIGINT
+    env: dict[str, str],
+    *args: str,
+    timeout: float = 90.0,
+    stop_signal: int = signal.SIGINT,
+    port: int | None = None,
 ) -> Iterator[Served]:
     """Start the server, wait for /healthz, stop it with the given signal on exit."""
-    port = free_port()
+    port = port or free_port()
     full_env = {
         **os.environ,
         "PYTHONUNBUFFERED": "1",

@@ -223,7 +223,7 @@ async def test_a_made_up_cookie_is_not_a_session(app) -> None:
 async def test_sso_is_not_available(anonymous, kind: str) -> None:
     response = await anonymous.get(f"/api/auth/{kind}/available")
     assert response.status_code == 200
-    assert response.json() == {"available": False}
+    assert response.json() == {"available": False, "enabled": False}
 
 
 async def test_unknown_sso_kind_is_rejected(anonymous) -> None:

@@ -1,13 +1,18 @@
 """Password reset by mailed link, delivered through a real SMTP server."""
 
+import base64
+import json
 import re
 from collections.abc import AsyncIterator, Iterator
+from datetime import timedelta
 
 import httpx
 import pytest
+from sqlalchemy import text
 
 from tagtrack.core.config import Settings
 from tagtrack.main import create_app
+from tagtrack.models.base import utcnow
 from tagtrack.passwords.service import reset_token
 from tests.conftest import PASSWORD, Org, make_client
 from tests.mailbox import Mailbox, smtp_server
@@ -29,6 +34,11 @@ async def mail_app(
     application = create_app(settings.model_copy(update=update), database_url=database_url)
     async with application.router.lifespan_context(application):
         yield application
+
+
+def _payload(token: str) -> dict[str, object]:
+    part = token.split(".")[0]
+    return dict(json.loads(base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))))
 
 
 def _token(mailbox: Mailbox, address: str) -> str:
@@ -57,7 +67,8 @@ async def test_forgot_password_mails_a_link_that_sets_the_password_and_unlocks(
         asked = await client.post("/api/auth/passwordresetrequest", params={"email": username})
         assert asked.status_code == 204
         token = _token(mailbox, username)
-        assert token.split(".")[0] == reset_token(username).split(".")[0]
+        # The token carries the username (the reset page shows it) and its expiry.
+        assert _payload(token)["username"] == username
 
         weak = await client.post(
             "/api/auth/passwordreset", json={"token": token, "password": "abc"}
@@ -101,7 +112,10 @@ async def test_reset_request_never_reveals_whether_an_account_exists(mail_app, m
         assert invalid.json()["reason"] == "validation"
         forged = await client.post(
             "/api/auth/passwordreset",
-            json={"token": reset_token("nobody@example.com"), "password": NEW_PASSWORD},
+            json={
+                "token": reset_token("nobody@example.com", "guessed", utcnow() + timedelta(1)),
+                "password": NEW_PASSWORD,
+            },
         )
         assert forged.status_code == 401
         assert forged.json()["reason"] == "invalid token"
@@ -171,3 +185,122 @@ async def test_a_user_created_with_an_activation_email_chooses_a_password_by_lin
         )
         assert signed_in.status_code == 200
         assert signed_in.json()["name"] == "New Hire"
+
+
+async def test_the_link_comes_from_the_public_url_never_the_host_header(
+    org_factory, mail_app, mailbox_url
+) -> None:
+    mailbox, _ = mailbox_url
+    org: Org = await org_factory()
+    username = org.usernames["Viewer"]
+    async with make_client(mail_app) as client:
+        asked = await client.post(
+            "/api/auth/passwordresetrequest",
+            params={"email": username},
+            headers={"Host": "evil.example.net", "X-Forwarded-Host": "evil.example.net"},
+        )
+    assert asked.status_code == 204
+    body = mailbox.to(username)[-1].get_payload(decode=True).decode()  # type: ignore[union-attr]
+    assert "https://track.example.com/passwordreset/form?token=" in body
+    assert "evil.example.net" not in body
+
+
+async def test_known_and_unknown_emails_get_the_same_answer(
+    org_factory, mail_app, mailbox_url
+) -> None:
+    mailbox, _ = mailbox_url
+    org: Org = await org_factory()
+    before = len(mailbox.messages)
+    async with make_client(mail_app) as client:
+        known = await client.post(
+            "/api/auth/passwordresetrequest", params={"email": org.usernames["Manager"]}
+        )
+        unknown = await client.post(
+            "/api/auth/passwordresetrequest", params={"email": f"ghost.{org.subdomain}@example.com"}
+        )
+    assert (
+        (known.status_code, known.content) == (unknown.status_code, unknown.content) == (204, b"")
+    )
+    skip = {"date", "x-request-id"}
+    assert {k: v for k, v in known.headers.items() if k not in skip} == {
+        k: v for k, v in unknown.headers.items() if k not in skip
+    }
+    assert len(mailbox.messages) == before + 1
+
+
+async def test_an_expired_token_is_refused(
+    org_factory, mail_app, mailbox_url, sessionmaker
+) -> None:
+    mailbox, _ = mailbox_url
+    org: Org = await org_factory()
+    username = org.usernames["Operator"]
+    async with make_client(mail_app) as client:
+        await client.post("/api/auth/passwordresetrequest", params={"email": username})
+        token = _token(mailbox, username)
+        # The token's own expiry is 24 hours ahead...
+        assert 23 * 3600 < int(str(_payload(token)["exp"])) - utcnow().timestamp() <= 24 * 3600
+        async with sessionmaker() as session, session.begin():
+            await session.execute(
+                text(
+                    "UPDATE password_resets SET expires_at = now() - interval '1 second' "
+                    "WHERE user_id = (SELECT id FROM users WHERE username = :u)"
+                ),
+                {"u": username},
+            )
+        # ...but the stored one has passed.
+        late = await client.post(
+            "/api/auth/passwordreset", json={"token": token, "password": NEW_PASSWORD}
+        )
+        assert late.status_code == 401
+        assert late.json()["reason"] == "invalid token"
+        # A payload rewritten to a later expiry breaks the signature.
+        _, random, signature = token.split(".")
+        body = {"username": username, "exp": int(utcnow().timestamp()) + 10**6}
+        forged_payload = base64.urlsafe_b64encode(json.dumps(body).encode()).decode().rstrip("=")
+        stretched = f"{forged_payload}.{random}.{signature}"
+        refused = await client.post(
+            "/api/auth/passwordreset", json={"token": stretched, "password": NEW_PASSWORD}
+        )
+        assert refused.json()["reason"] == "invalid token"
+
+
+async def test_tokens_are_signed_with_this_installations_secret(
+    org_factory, database_url, settings, mail_app, mailbox_url
+) -> None:
+    mailbox, _ = mailbox_url
+    org: Org = await org_factory()
+    username = org.usernames["Operator"]
+    async with make_client(mail_app) as client:
+        await client.post("/api/auth/passwordresetrequest", params={"email": username})
+    token = _token(mailbox, username)
+    payload, random, signature = token.split(".")
+    async with make_client(mail_app) as client:
+        tampered = f"{payload}.{random}.{signature[:-2]}AA"
+        response = await client.post(
+            "/api/auth/passwordreset", json={"token": tampered, "password": NEW_PASSWORD}
+        )
+        assert response.json()["reason"] == "invalid token"
+    # Another installation (another secret) on the same data refuses the genuine token.
+    other = create_app(
+        settings.model_copy(update={"secret_key": "another-installation"}),
+        database_url=database_url,
+    )
+    async with other.router.lifespan_context(other), make_client(other) as client:
+        response = await client.post(
+            "/api/auth/passwordreset", json={"token": token, "password": NEW_PASSWORD}
+        )
+        assert response.json()["reason"] == "invalid token"
+    async with make_client(mail_app) as client:
+        response = await client.post(
+            "/api/auth/passwordreset", json={"token": token, "password": NEW_PASSWORD}
+        )
+        assert response.status_code == 204
+
+
+async def test_the_installation_secret_is_made_once_by_the_migrations(sessionmaker, app) -> None:
+    async with sessionmaker() as session:
+        stored = (
+            await session.execute(text("SELECT value FROM install_secrets WHERE name = 'signing'"))
+        ).scalar_one()
+    assert len(stored) >= 32
+    assert app.state.settings.secret_key == stored

@@ -1,9 +1,10 @@
-"""The auth dependencies every endpoint starts with."""
+"""The auth dependencies every endpoint starts with: a session cookie or an API key."""
 
 from typing import Annotated
 
 from fastapi import Depends, Request
 
+from tagtrack.apikeys.repository import ApiKeyRepository
 from tagtrack.auth.principal import Principal, merge_grants
 from tagtrack.auth.repository import AuthRepository
 from tagtrack.core.db import DbSession
@@ -11,12 +12,43 @@ from tagtrack.core.errors import Forbidden, Unauthorized
 from tagtrack.core.security import token_hash
 from tagtrack.models.base import utcnow
 from tagtrack.roles.repository import RoleRepository
-from tagtrack.roles.rules import Operation
+from tagtrack.roles.rules import ALL_SITES_RESOURCE, Operation
 
 SESSION_COOKIE = "tagtrack_session"
 
 
+def _bearer(request: Request) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header, if the request has one."""
+    scheme, _, credentials = request.headers.get("authorization", "").partition(" ")
+    return credentials.strip() if scheme.lower() == "bearer" else None
+
+
+async def _key_principal(session: DbSession, token: str, client: str) -> Principal:
+    key = await ApiKeyRepository(session).by_token_hash(token_hash(token)) if token else None
+    if key is None:
+        raise Unauthorized("Invalid or deleted API key", reason="invalid api key")
+    rules = await RoleRepository(session).rules_for_roles(key.org_id, key.role_ids)
+    grants = merge_grants((r.resource, r.create, r.modify, r.delete) for r in rules)
+    # A key is never a super admin, whatever its roles say.
+    grants.pop(ALL_SITES_RESOURCE, None)
+    return Principal(
+        user_id="",
+        org_id=key.org_id,
+        name=f"API key {key.name}",
+        username="",
+        role_ids=tuple(key.role_ids),
+        site_ids=tuple(key.site_ids),
+        grants=grants,
+        api_key_id=key.id,
+        client=client,
+    )
+
+
 async def load_principal(request: Request, session: DbSession) -> Principal:
+    client = request.client.host if request.client else ""
+    bearer = _bearer(request)
+    if bearer is not None:
+        return await _key_principal(session, bearer, client)
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         raise Unauthorized("Not signed in")
@@ -36,10 +68,22 @@ async def load_principal(request: Request, session: DbSession) -> Principal:
         site_ids=tuple(user.site_ids),
         grants=grants,
         session_token_hash=hashed,
+        client=client,
     )
 
 
 SignedIn = Annotated[Principal, Depends(load_principal)]
+
+
+async def _maybe_principal(request: Request, session: DbSession) -> Principal | None:
+    try:
+        return await load_principal(request, session)
+    except Unauthorized:
+        return None
+
+
+# The caller when signed in (or holding a key), else None: for endpoints open to anyone.
+MaybeSignedIn = Annotated[Principal | None, Depends(_maybe_principal)]
 
 
 def allowed(resource: str, operation: Operation) -> object:

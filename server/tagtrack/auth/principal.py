@@ -39,6 +39,18 @@ class Principal:
     site_ids: tuple[str, ...]
     grants: dict[str, Grant] = field(default_factory=dict)
     session_token_hash: str | None = None
+    # Set when an API key (not a person) is calling.
+    api_key_id: str | None = None
+    client: str = ""
+
+    @property
+    def actor_id(self) -> str:
+        return self.api_key_id or self.user_id
+
+    @property
+    def actor(self) -> str:
+        """How the audit log names the caller."""
+        return self.name if self.api_key_id else self.username
 
     def can(self, resource: str, operation: Operation) -> bool:
         grant = self.grants.get(resource)

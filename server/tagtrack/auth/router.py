@@ -1,18 +1,40 @@
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
 from tagtrack.auth.dependencies import SESSION_COOKIE
 from tagtrack.auth.repository import AuthRepository, FailureRecorder
-from tagtrack.auth.schemas import CurrentUser, LoginRequest, SsoAvailability
-from tagtrack.auth.service import AuthService
+from tagtrack.auth.schemas import CurrentUser, LoginRequest
+from tagtrack.auth.service import AuthService, SignedInSession
 from tagtrack.core.config import Settings
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.orgs.host import HostOrganizations
+from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.users.repository import UserRepository
 
 router = APIRouter(prefix="/auth", tags=["auth"])
+
+
+async def host_org_id(request: Request, session: DbSession) -> str | None:
+    """The organisation the request's subdomain names, if any."""
+    org = await HostOrganizations(OrganizationRepository(session)).by_subdomain(
+        request.headers.get("host", "")
+    )
+    return org.id if org else None
+
+
+def set_session_cookie(request: Request, response: Response, signed_in: SignedInSession) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        signed_in.token,
+        max_age=signed_in.max_age,
+        httponly=True,
+        samesite="lax",
+        secure=request.app.state.settings.cookie_secure,
+        path="/",
+    )
 
 
 def _service(request: Request, session: DbSession) -> AuthService:
@@ -35,22 +57,25 @@ Service = Annotated[AuthService, Depends(_service)]
     responses={429: ERROR_RESPONSES[400] | {"description": "rate limited"}, **ERROR_RESPONSES},
 )
 async def login(
-    body: LoginRequest, request: Request, response: Response, service: Service
+    body: LoginRequest,
+    request: Request,
+    response: Response,
+    service: Service,
+    session: DbSession,
 ) -> CurrentUser:
-    """Sign in; sets a new HttpOnly session cookie. Failures: 'rate limited', 'account locked'."""
+    """Sign in; sets a new HttpOnly session cookie. Failures: 'rate limited', 'account locked'.
+
+    On an organisation's subdomain (`acme.` in the host) only that organisation's users sign in.
+    """
     client = request.client.host if request.client else "unknown"
     signed_in = await service.login(
-        body.username, body.password, client, request.cookies.get(SESSION_COOKIE)
+        body.username,
+        body.password,
+        client,
+        request.cookies.get(SESSION_COOKIE),
+        host_org_id=await host_org_id(request, session),
     )
-    response.set_cookie(
-        SESSION_COOKIE,
-        signed_in.token,
-        max_age=signed_in.max_age,
-        httponly=True,
-        samesite="lax",
-        secure=request.app.state.settings.cookie_secure,
-        path="/",
-    )
+    set_session_cookie(request, response, signed_in)
     return signed_in.user
 
 
@@ -59,9 +84,3 @@ async def logout(request: Request, response: Response, service: Service) -> None
     """Revoke the session and clear its cookie."""
     await service.logout(request.cookies.get(SESSION_COOKIE))
     response.delete_cookie(SESSION_COOKIE, path="/")
-
-
-@router.get("/{kind}/available", response_model=SsoAvailability)
-async def sso_available(kind: Literal["okta", "entra"], service: Service) -> SsoAvailability:
-    """Whether single sign-on of this kind is offered on the login page."""
-    return SsoAvailability(available=await service.sso_available(kind))

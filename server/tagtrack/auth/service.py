@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from datetime import timedelta
 
+from tagtrack.audit.service import Actor, record, record_now
 from tagtrack.auth.principal import holds_super_admin, merge_grants
 from tagtrack.auth.repository import AuthRepository, FailureRecorder
 from tagtrack.auth.schemas import CurrentUser, SecurityContext
@@ -67,29 +68,68 @@ class AuthService:
         self.settings = settings
 
     async def login(
-        self, username: str, password: str, client: str, previous_token: str | None
+        self,
+        username: str,
+        password: str,
+        client: str,
+        previous_token: str | None,
+        host_org_id: str | None = None,
     ) -> SignedInSession:
+        """Sign in; on an organisation's subdomain only that organisation's users may."""
         now = utcnow()
         recent = await self.repository.recent_failures(client, now - RATE_WINDOW)
         if recent >= self.settings.login_rate_limit_per_minute:
             raise RateLimited(RATE_LIMITED_MESSAGE)
         user = await self.users.by_username(username.strip())
+        if user is not None and host_org_id is not None and user.org_id != host_org_id:
+            user = None
         if user is not None and user.locked:
+            await self._failed(user, host_org_id, username, client, "account locked")
             raise AccountLocked(LOCKED_MESSAGE)
         valid = await verify_password_off_loop(user.password_hash if user else "", password)
         if user is None or not valid or not user.active:
             locked = await self.failures.record(
                 client, user.id if user else None, self.settings.login_lockout_failures
             )
+            reason = "account locked" if locked else "invalid credentials"
+            await self._failed(user, host_org_id, username, client, reason)
             if locked:
                 raise AccountLocked(LOCKED_MESSAGE)
             raise Unauthorized(INVALID_MESSAGE, reason="invalid credentials")
         await self.repository.reset_failures(user)
         if previous_token:
             await self.repository.delete_session(token_hash(previous_token))
+        signed_in = await self.start_session(user)
+        who = Actor(org_id=user.org_id, actor_id=user.id, actor=user.username, client=client)
+        await record(self.repository.session, who, "login", "user", user.id, user.username)
+        return signed_in
+
+    async def _failed(
+        self, user: User | None, host_org_id: str | None, typed: str, client: str, reason: str
+    ) -> None:
+        """Audit a failed sign-in in its own transaction (the request's rolls back)."""
+        who = Actor(
+            org_id=user.org_id if user else (host_org_id or ""),
+            actor_id=user.id if user else "",
+            actor=typed.strip()[:254],
+            client=client,
+        )
+        await record_now(
+            self.failures.sessionmaker,
+            who,
+            "login.failed",
+            "user",
+            user.id if user else "",
+            typed.strip()[:254],
+            {"reason": reason},
+        )
+
+    async def start_session(self, user: User) -> SignedInSession:
+        """A new session for the user (password or single sign-on)."""
         token = new_token()
         max_age = int(timedelta(days=self.settings.session_days).total_seconds())
-        await self.repository.add_session(user, token_hash(token), now + timedelta(seconds=max_age))
+        expires = utcnow() + timedelta(seconds=max_age)
+        await self.repository.add_session(user, token_hash(token), expires)
         rules = await self.roles.rules_for_roles(user.org_id, user.role_ids)
         grants = merge_grants((r.resource, r.create, r.modify, r.delete) for r in rules)
         return SignedInSession(current_user_of(user, holds_super_admin(grants)), token, max_age)
@@ -97,7 +137,3 @@ class AuthService:
     async def logout(self, token: str | None) -> None:
         if token:
             await self.repository.delete_session(token_hash(token))
-
-    async def sso_available(self, kind: str) -> bool:
-        """No identity provider is configured in this release, so SSO is never offered."""
-        return False

@@ -19,6 +19,13 @@ class Settings(BaseSettings):
     public_url: str = ""
     admin_email: str = ""
     admin_password: str = ""
+    # Signs password reset links; empty: a random secret the migrations keep in the database.
+    secret_key: str = ""
+    # Entra single sign-on: this installation's app registration (multi-tenant); each
+    # organisation names its tenant. The authority is overridable for tests and sovereign clouds.
+    entra_authority: str = "https://login.microsoftonline.com"
+    entra_client_id: str = ""
+    entra_client_secret: str = ""
     # Serve the built console from this folder when it exists.
     web_dist: Path = Path(__file__).resolve().parents[3] / "web" / "dist"
     session_days: int = 14

@@ -1,4 +1,4 @@
-"""Periodic clean-up of expired sessions and old sign-in failures."""
+"""Periodic clean-up of expired sessions, single sign-ons in flight and old sign-in failures."""
 
 import asyncio
 import contextlib
@@ -10,7 +10,7 @@ from datetime import timedelta
 from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.models import LoginFailure, UserSession
+from tagtrack.models import LoginFailure, SsoLogin, UserSession
 from tagtrack.models.base import utcnow
 
 log = logging.getLogger("tagtrack.housekeeping")
@@ -23,6 +23,7 @@ async def prune_once(sessionmaker: async_sessionmaker[AsyncSession]) -> None:
     now = utcnow()
     async with sessionmaker() as session, session.begin():
         await session.execute(delete(UserSession).where(UserSession.expires_at < now))
+        await session.execute(delete(SsoLogin).where(SsoLogin.expires_at < now))
         await session.execute(
             delete(LoginFailure).where(LoginFailure.time < now - FAILURE_RETENTION)
         )

@@ -35,6 +35,10 @@ def _utc(value: datetime) -> datetime:
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
+def is_email(value: str) -> bool:
+    return bool(_EMAIL.match(value.strip()))
+
+
 def _email(value: str) -> str:
     value = value.strip()
     if not _EMAIL.match(value):

@@ -1,5 +1,7 @@
 """All tables; import from here so metadata is complete."""
 
+from tagtrack.models.apikey import ApiKey
+from tagtrack.models.audit import AuditEntry, InstallSecret
 from tagtrack.models.base import Base
 from tagtrack.models.endpoint import Endpoint, EndpointStatus
 from tagtrack.models.event import Event
@@ -10,6 +12,7 @@ from tagtrack.models.org import Organization, OrgSettings
 from tagtrack.models.password_reset import PasswordReset
 from tagtrack.models.role import AccessRule, Role
 from tagtrack.models.site import Site, SiteSettings
+from tagtrack.models.sso import SsoLogin, SsoSettings
 from tagtrack.models.thing import Thing, ThingTag
 from tagtrack.models.user import LoginFailure, User, UserSession
 from tagtrack.models.zone import Zone, ZoneGate
@@ -17,11 +20,14 @@ from tagtrack.models.zone_duration import ZoneDuration
 
 __all__ = [
     "AccessRule",
+    "ApiKey",
+    "AuditEntry",
     "Base",
     "Endpoint",
     "EndpointStatus",
     "Event",
     "IngestBatch",
+    "InstallSecret",
     "LocationTag",
     "LoginFailure",
     "OrgSettings",
@@ -32,6 +38,8 @@ __all__ = [
     "Role",
     "Site",
     "SiteSettings",
+    "SsoLogin",
+    "SsoSettings",
     "Thing",
     "ThingTag",
     "TrackingException",

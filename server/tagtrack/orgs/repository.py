@@ -36,3 +36,12 @@ class OrganizationRepository(Repository[Organization]):
         if except_id:
             stmt = stmt.where(Organization.id != except_id)
         return await self.exists(stmt)
+
+    async def by_subdomain(self, subdomain: str) -> Organization | None:
+        stmt = select(Organization).where(Organization.subdomain == subdomain.lower())
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def the_only_one(self) -> Organization | None:
+        """The organisation of an installation that has exactly one."""
+        rows = (await self.session.execute(select(Organization).limit(2))).scalars().all()
+        return rows[0] if len(rows) == 1 else None

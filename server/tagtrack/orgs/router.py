@@ -48,7 +48,7 @@ async def create_organization(
     service: Service,
 ) -> OrganizationRead:
     """Create an organisation with the seeded roles; subdomains are unique."""
-    return await service.create(body)
+    return await service.create(principal, body)
 
 
 @router.put("/{org_id}", response_model=OrganizationRead)
@@ -59,7 +59,7 @@ async def update_organization(
     service: Service,
 ) -> OrganizationRead:
     """Replace an organisation's fields."""
-    return await service.update(org_id, body)
+    return await service.update(principal, org_id, body)
 
 
 @router.delete("/{org_id}", status_code=204)

@@ -1,5 +1,6 @@
 """Organisations are managed by super admins; a new one gets the seeded roles."""
 
+from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.lists import ListParams
@@ -50,20 +51,34 @@ class OrganizationService:
         await self.roles.seed_org_roles(org.id)
         return org
 
-    async def create(self, body: OrganizationWrite) -> OrganizationRead:
+    async def create(self, principal: Principal, body: OrganizationWrite) -> OrganizationRead:
         await self._unique(body.subdomain, None)
         org = await self.create_organization(body.name, body.subdomain)
         org.okta_enabled = body.oktaEnabled
         org.entra_enabled = body.entraEnabled
+        await self._audit(principal, "organization.created", org)
         return organization_read(org)
 
-    async def update(self, org_id: str, body: OrganizationWrite) -> OrganizationRead:
+    async def _audit(self, principal: Principal, action: str, org: Organization) -> None:
+        detail = {
+            "subdomain": org.subdomain,
+            "oktaEnabled": org.okta_enabled,
+            "entraEnabled": org.entra_enabled,
+        }
+        await record(
+            self.repository.session, principal, action, "organization", org.id, org.name, detail
+        )
+
+    async def update(
+        self, principal: Principal, org_id: str, body: OrganizationWrite
+    ) -> OrganizationRead:
         org = await self._get(org_id)
         await self._unique(body.subdomain, org.id)
         org.name = body.name
         org.subdomain = body.subdomain
         org.okta_enabled = body.oktaEnabled
         org.entra_enabled = body.entraEnabled
+        await self._audit(principal, "organization.updated", org)
         return organization_read(org)
 
     async def delete(self, principal: Principal, org_id: str) -> None:
@@ -71,3 +86,4 @@ class OrganizationService:
         if org.id == principal.org_id:
             raise BadRequest("You cannot delete your own organization", reason="own organization")
         await self.repository.delete(org)
+        await self._audit(principal, "organization.deleted", org)

@@ -2,15 +2,17 @@
 
 import base64
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tagtrack.audit.service import Actor, record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, NotFound
 from tagtrack.core.mail import Mailer
 from tagtrack.core.security import hash_password_off_loop, new_token, password_problem, token_hash
+from tagtrack.core.signing import sign, signature_valid
 from tagtrack.models import PasswordReset, User
 from tagtrack.models.base import utcnow
 from tagtrack.passwords.repository import PasswordResetRepository
@@ -26,10 +28,26 @@ class ResetRejected(AppError):
     reason = "invalid token"
 
 
-def reset_token(username: str) -> str:
-    """A random secret behind the username, which the reset page shows."""
-    payload = json.dumps({"username": username}, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(payload).decode().rstrip("=") + "." + new_token()
+def reset_token(username: str, secret: str, expires: datetime) -> str:
+    """payload.random.signature: the payload carries the username (the reset page shows it)
+    and the expiry; the signature is an HMAC with the installation's secret."""
+    body = {"username": username, "exp": int(expires.timestamp())}
+    payload = base64.urlsafe_b64encode(json.dumps(body, separators=(",", ":")).encode())
+    unsigned = payload.decode().rstrip("=") + "." + new_token()
+    return unsigned + "." + sign(secret, unsigned)
+
+
+def token_signed_and_current(token: str, secret: str, now: datetime) -> bool:
+    """The signature is this installation's and the expiry in the payload is still ahead."""
+    unsigned, _, signature = token.rpartition(".")
+    if not unsigned or not signature_valid(secret, unsigned, signature):
+        return False
+    try:
+        payload = unsigned.split(".", 1)[0]
+        body = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        return bool(int(body["exp"]) > now.timestamp())
+    except (ValueError, KeyError, TypeError):
+        return False
 
 
 class PasswordResetService:
@@ -59,7 +77,7 @@ class PasswordResetService:
         now = utcnow()
         if await self.repository.issued_since(user.id, now - RESEND_INTERVAL):
             return
-        token = reset_token(user.username)
+        token = reset_token(user.username, self.settings.secret_key, now + TOKEN_LIFETIME)
         await self.repository.add(
             PasswordReset(
                 token_hash=token_hash(token), user_id=user.id, expires_at=now + TOKEN_LIFETIME
@@ -84,13 +102,18 @@ class PasswordResetService:
         if user is None:
             raise NotFound("User not found")
         await self._issue(user, f"{principal.name} sent you a link to set your password.")
+        await record(
+            self.repository.session, principal, "user.reset.sent", "user", user.id, user.username
+        )
 
     async def invite(self, user: User, inviter: str) -> None:
         """Mail a new user the link to choose a first password."""
         await self._issue(user, f"{inviter} created a TagTrack account for you.")
 
     async def reset(self, token: str, password: str) -> None:
-        user = await self.repository.user_for_token(token_hash(token), utcnow())
+        now = utcnow()
+        signed = token_signed_and_current(token, self.settings.secret_key, now)
+        user = await self.repository.user_for_token(token_hash(token), now) if signed else None
         if user is None:
             raise ResetRejected("Your password reset token is invalid or has expired")
         problem = password_problem(password, [user.name, user.username])
@@ -99,4 +122,7 @@ class PasswordResetService:
         user.password_hash = await hash_password_off_loop(password)
         user.locked = False
         user.failed_logins = 0
+        # The token is used up, and every session of the user ends.
         await self.repository.forget_user(user.id)
+        who = Actor(org_id=user.org_id, actor_id=user.id, actor=user.username)
+        await record(self.repository.session, who, "password.reset", "user", user.id, user.username)

@@ -1,3 +1,4 @@
+from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.settings.schemas import OrgSettingsBody, SiteSettingsBody
@@ -14,6 +15,14 @@ class SettingsService:
 
     async def save_org(self, principal: Principal, body: OrgSettingsBody) -> OrgSettingsBody:
         await self.repository.save_org_settings(principal.org_id, body.model_dump(mode="json"))
+        await record(
+            self.repository.session,
+            principal,
+            "orgsettings.updated",
+            "orgsettings",
+            principal.org_id,
+            detail=body.model_dump(mode="json"),
+        )
         return body
 
     async def site(self, principal: Principal, site_id: str) -> SiteSettingsBody:
@@ -26,5 +35,14 @@ class SettingsService:
         site = await self.sites.get_model(principal, site_id)
         await self.repository.save_site_settings(
             principal.org_id, site.id, body.model_dump(mode="json")
+        )
+        await record(
+            self.repository.session,
+            principal,
+            "sitesettings.updated",
+            "site",
+            site.id,
+            site.name,
+            body.model_dump(mode="json"),
         )
         return body

@@ -1,3 +1,4 @@
+from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.lists import ListParams
@@ -70,13 +71,18 @@ class SiteService:
         await self._unique_name(principal, body.name, None)
         site = Site(org_id=principal.org_id)
         self._apply(site, body)
-        return site_read(await self.repository.add(site))
+        await self.repository.add(site)
+        await record(self.repository.session, principal, "site.created", "site", site.id, site.name)
+        return site_read(site)
 
     async def update(self, principal: Principal, site_id: str, body: SiteWrite) -> SiteRead:
         site = await self.get_model(principal, site_id)
         await self._unique_name(principal, body.name, site.id)
         self._apply(site, body)
+        await record(self.repository.session, principal, "site.updated", "site", site.id, site.name)
         return site_read(site)
 
     async def delete(self, principal: Principal, site_id: str) -> None:
-        await self.repository.delete(await self.get_model(principal, site_id))
+        site = await self.get_model(principal, site_id)
+        await self.repository.delete(site)
+        await record(self.repository.session, principal, "site.deleted", "site", site.id, site.name)

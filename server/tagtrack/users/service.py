@@ -2,6 +2,7 @@
 
 from collections.abc import Sequence
 
+from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.auth.repository import AuthRepository
 from tagtrack.auth.schemas import CurrentUser, SecurityContext
@@ -124,6 +125,7 @@ class UserService:
         await self.repository.add(user)
         if send_email:
             await self.invites.invite(user, principal.name)
+        await self._audit(principal, "user.created", user, {"activationEmail": send_email})
         return (await self._read(principal, [user]))[0]
 
     async def update(self, principal: Principal, body: UserUpdate) -> UserRead:
@@ -141,6 +143,7 @@ class UserService:
             user.locked = False
             user.failed_logins = 0
             await self.auth.delete_user_sessions(user.id)
+        await self._audit(principal, "user.updated", user, {"passwordChanged": bool(body.password)})
         return (await self._read(principal, [user]))[0]
 
     async def delete(self, principal: Principal, user_id: str) -> None:
@@ -149,6 +152,7 @@ class UserService:
             raise BadRequest("You cannot delete your own account", reason="self delete")
         await self._guard_super_admin_target(principal, user)
         await self.repository.delete(user)
+        await self._audit(principal, "user.deleted", user)
 
     async def me(self, principal: Principal) -> CurrentUser:
         user = await self._get(principal, principal.user_id)
@@ -165,7 +169,23 @@ class UserService:
             )
             # A new password ends every session, this one included.
             await self.auth.delete_user_sessions(user.id)
+            await self._audit(principal, "password.changed", user)
+        await self._audit(principal, "user.updated", user, {"self": True})
         return current_user_of(user, principal.super_admin)
+
+    async def _audit(
+        self, principal: Principal, action: str, user: User, detail: dict[str, object] | None = None
+    ) -> None:
+        base = {"roles": list(user.role_ids), "sites": list(user.site_ids)}
+        await record(
+            self.repository.session,
+            principal,
+            action,
+            "user",
+            user.id,
+            user.username,
+            base | (detail or {}),
+        )
 
     async def usernames(self, principal: Principal) -> list[UsernameRead]:
         users = await self.repository.all_in_org(principal.org_id)

@@ -5,12 +5,15 @@ import type { paths } from './generated/schema';
 export class ApiError extends Error {
   readonly status: number;
   readonly reason: string;
+  /** The HTTP status text, e.g. 'Bad Request'. */
+  readonly statusText: string;
 
-  constructor(status: number, reason: string, message: string) {
+  constructor(status: number, reason: string, message: string, statusText = '') {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.reason = reason;
+    this.statusText = statusText;
   }
 }
 
@@ -72,13 +75,31 @@ export function toApiError(response: Response, error: unknown): ApiError {
       ? (error as { reason: string }).reason
       : '';
   const message = messageOf(error) || response.statusText || `HTTP ${response.status}`;
-  return new ApiError(response.status, reason, message);
+  return new ApiError(response.status, reason, message, response.statusText);
 }
 
 /** The message to show for any failure (ApiError, network error, anything). */
 export function errorText(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
+}
+
+const STATUS_TEXTS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
+
+/** '{status text}: {response body}' (the API key and user screens' error form). */
+export function statusErrorText(err: unknown): string {
+  if (!(err instanceof ApiError)) return errorText(err);
+  const status = err.statusText || STATUS_TEXTS[err.status] || `HTTP ${err.status}`;
+  return `${status}: ${err.message}`;
 }
 
 interface FetchResult<T> {

@@ -31,6 +31,9 @@ export type UserUpdate = Body<paths['/api/users']['put']>;
 export type Organization = Ok<paths['/api/organizations/{org_id}']['get']>;
 export type OrganizationWrite = Body<paths['/api/organizations']['post']>;
 
+export type ApiKey = Ok<paths['/api/apikeys/{key_id}']['get']>;
+export type ApiKeyCreate = Body<paths['/api/apikeys']['post']>;
+
 export type SsoKind = 'okta' | 'entra';
 
 // Tracking core: events and the dashboard.
@@ -51,3 +54,8 @@ export type ZoneWrite = Body<paths['/api/zones']['post']>;
 export type Gate = Zone['gates'][number];
 export type LocationTag = Ok<paths['/api/locationtags/{tag_id}']['get']>;
 export type LocationTagWrite = Body<paths['/api/locationtags']['post']>;
+export type SsoAvailability = Ok<paths['/api/auth/{kind}/available']['get']>;
+export type SsoSettings = Ok<paths['/api/ssosettings']['get']>;
+export type SsoSettingsWrite = Body<paths['/api/ssosettings']['put']>;
+
+export type AuditEntry = Ok<paths['/api/auditlog']['get']>[number];

@@ -26,6 +26,9 @@ const ZonesPage = lazy(() => import('../features/zones/ZonesPage'));
 const ZoneEditPage = lazy(() => import('../features/zones/ZoneEditPage'));
 const LocationTagsPage = lazy(() => import('../features/locationtags/LocationTagsPage'));
 const LocationTagEditPage = lazy(() => import('../features/locationtags/LocationTagEditPage'));
+const ApiKeysPage = lazy(() => import('../features/apikeys/ApiKeysPage'));
+const ApiKeyEditPage = lazy(() => import('../features/apikeys/ApiKeyEditPage'));
+const SsoSettingsPage = lazy(() => import('../features/ssosettings/SsoSettingsPage'));
 
 function page(Component: LazyExoticComponent<ComponentType>, fullPage = false) {
   return (
@@ -71,6 +74,9 @@ export const routes: RouteObject[] = [
       { path: 'zones/:id', element: page(ZoneEditPage) },
       { path: 'locationtags', element: page(LocationTagsPage) },
       { path: 'locationtags/:id', element: page(LocationTagEditPage) },
+      { path: 'apikeys', element: page(ApiKeysPage) },
+      { path: 'apikeys/:id', element: page(ApiKeyEditPage) },
+      { path: 'ssosettings', element: page(SsoSettingsPage) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -51,6 +51,10 @@ export interface DetailFormProps<V extends FieldValues, R = unknown> {
   invalidMessage?: string;
   extraActions?: ReactNode;
   saveLabel?: string;
+  /** Title of the delete confirmation (none by default). */
+  deleteTitle?: string;
+  /** Formats a failed save or delete; default 'Save failed: {message}' / 'Delete failed: ...'. */
+  formatError?: (err: unknown) => string;
 }
 
 function valueAt(values: FieldValues, path: string): unknown {
@@ -115,6 +119,8 @@ export function DetailForm<V extends FieldValues, R = unknown>({
   invalidMessage,
   extraActions,
   saveLabel = 'Save',
+  deleteTitle,
+  formatError,
 }: DetailFormProps<V, R>) {
   const isNew = id === 'new';
   const navigate = useNavigate();
@@ -142,7 +148,7 @@ export function DetailForm<V extends FieldValues, R = unknown>({
         if (isNew && pathAfterCreate) siteNavigate(pathAfterCreate(saved), { replace: true });
       } else goBack();
     } catch (err) {
-      snackbar.error(`Save failed: ${errorText(err)}`);
+      snackbar.error(formatError ? formatError(err) : `Save failed: ${errorText(err)}`);
     } finally {
       setBusy(false);
     }
@@ -175,7 +181,7 @@ export function DetailForm<V extends FieldValues, R = unknown>({
       goBack();
     } catch (err) {
       setConfirmOpen(false);
-      snackbar.error(`Delete failed: ${errorText(err)}`);
+      snackbar.error(formatError ? formatError(err) : `Delete failed: ${errorText(err)}`);
     } finally {
       setBusy(false);
     }
@@ -285,6 +291,7 @@ export function DetailForm<V extends FieldValues, R = unknown>({
       </Paper>
       <ConfirmDialog
         open={confirmOpen}
+        title={deleteTitle}
         message={deleteConfirmMessage(name)}
         busy={busy}
         onCancel={() => setConfirmOpen(false)}

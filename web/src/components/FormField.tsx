@@ -47,6 +47,8 @@ export interface FieldDef<V = FieldValues> {
   hidden?: boolean | ((values: V) => boolean);
   /** Like hidden: a required flag may depend on other fields. */
   requiredWhen?: (values: V) => boolean;
+  /** The inline text when a required field is empty (default by kind). */
+  requiredMessage?: string;
   /** Shown verbatim in the snackbar when this field's custom rule fails. */
   submitMessage?: string;
   helperText?: string;
@@ -115,7 +117,9 @@ export function FormField<V extends FieldValues>({
       render={({ field, fieldState }) => {
         const error = fieldState.error;
         const helper =
-          error?.type === 'required' ? requiredInline(kind) : (error?.message ?? def.helperText);
+          error?.type === 'required'
+            ? (def.requiredMessage ?? requiredInline(kind))
+            : (error?.message ?? def.helperText);
         const common = {
           label: def.label,
           required: def.required,

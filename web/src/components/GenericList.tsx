@@ -52,6 +52,10 @@ export interface GenericListProps<T extends GridValidRowModel> {
   searchable?: boolean;
   actions?: ReactNode;
   testId?: string;
+  /** Title of the delete confirmation (none by default). */
+  deleteTitle?: string;
+  /** Formats a failed delete; default 'Delete failed: {message}'. */
+  formatError?: (err: unknown) => string;
 }
 
 const MOBILE_MIN_WIDTH = 120;
@@ -85,6 +89,8 @@ export function GenericList<T extends GridValidRowModel>({
   searchable = true,
   actions,
   testId,
+  deleteTitle,
+  formatError,
 }: GenericListProps<T>) {
   const [params, setParams] = useSearchParams();
   const navigate = useSiteNavigate();
@@ -163,7 +169,7 @@ export function GenericList<T extends GridValidRowModel>({
     try {
       await onDelete(pendingDelete);
     } catch (err) {
-      snackbar.error(`Delete failed: ${errorText(err)}`);
+      snackbar.error(formatError ? formatError(err) : `Delete failed: ${errorText(err)}`);
     } finally {
       setDeleting(false);
       setPendingDelete(null);
@@ -233,6 +239,7 @@ export function GenericList<T extends GridValidRowModel>({
       </Paper>
       <ConfirmDialog
         open={pendingDelete !== null}
+        title={deleteTitle}
         message={deleteConfirmMessage(name)}
         busy={deleting}
         onCancel={() => setPendingDelete(null)}

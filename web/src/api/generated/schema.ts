@@ -16,6 +16,8 @@ export interface paths {
         /**
          * Login
          * @description Sign in; sets a new HttpOnly session cookie. Failures: 'rate limited', 'account locked'.
+         *
+         *     On an organisation's subdomain (`acme.` in the host) only that organisation's users sign in.
          */
         post: operations["login_api_auth_login_post"];
         delete?: never;
@@ -38,26 +40,6 @@ export interface paths {
          * @description Revoke the session and clear its cookie.
          */
         post: operations["logout_api_auth_logout_post"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/{kind}/available": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Sso Available
-         * @description Whether single sign-on of this kind is offered on the login page.
-         */
-        get: operations["sso_available_api_auth__kind__available_get"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -311,6 +293,173 @@ export interface paths {
          * @description Delete another organisation and everything it owns.
          */
         delete: operations["delete_organization_api_organizations__org_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apikeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Api Keys
+         * @description Keys of the organisation (tokens shown by their start only); total in x-total-count.
+         */
+        get: operations["list_api_keys_api_apikeys_get"];
+        put?: never;
+        /**
+         * Create Api Key
+         * @description Create a key; the answer holds the whole token, shown this once (only its hash is kept).
+         *
+         *     Send it as `Authorization: Bearer <token>`: the key has exactly the rights of its roles
+         *     within its sites. Roles and sites need at least one item each; Super Admin is refused.
+         *     Keys cannot be changed: delete one and create another.
+         */
+        post: operations["create_api_key_api_apikeys_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apikeys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Api Key
+         * @description One key (its token shown by its start only).
+         */
+        get: operations["get_api_key_api_apikeys__key_id__get"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete Api Key
+         * @description Delete a key; it is refused from the next call on.
+         */
+        delete: operations["delete_api_key_api_apikeys__key_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/{kind}/available": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sso Available
+         * @description Whether the login page offers this kind for the organisation of the request's subdomain
+         *     (for a signed-in caller: their own organisation).
+         *
+         *     `available`: enabled for the organisation and configured; `enabled`: enabled by a super
+         *     admin (the SSO Settings screen is offered then).
+         */
+        get: operations["sso_available_api_auth__kind__available_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/{kind}/redirect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sso Redirect
+         * @description Send the browser to the provider (code flow, PKCE S256, state and nonce).
+         */
+        get: operations["sso_redirect_api_auth__kind__redirect_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/{kind}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sso Callback
+         * @description Where the provider returns: sign in and open the console, or go to /login?error=...
+         */
+        get: operations["sso_callback_api_auth__kind__callback_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ssosettings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Sso Settings
+         * @description The organisation's single sign-on settings; the client secret is never sent back.
+         */
+        get: operations["get_sso_settings_api_ssosettings_get"];
+        /**
+         * Save Sso Settings
+         * @description Replace the single sign-on settings; an empty oktaClientSecret keeps the stored one.
+         */
+        put: operations["save_sso_settings_api_ssosettings_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auditlog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Audit Log
+         * @description The organisation's audit log, newest first (administrators: modify on orgsettings).
+         *
+         *     Actions: login, login.failed, logout, sso.login, sso.login.failed, password.reset,
+         *     password.changed, user.created, user.updated, user.deleted, user.reset.sent,
+         *     apikey.created, apikey.deleted, ssosettings.updated, organization.created,
+         *     organization.updated, organization.deleted, orgsettings.updated, site.created,
+         *     site.updated, site.deleted, sitesettings.updated, and `<feature>.exported` for exports.
+         *     Entries carry actor, organisation, time and client; never a password, token or secret.
+         */
+        get: operations["list_audit_log_api_auditlog_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1071,6 +1220,77 @@ export interface components {
              * @description [x, y]
              */
             xycoordinates?: number[];
+        };
+        /** ApiKeyCreate */
+        ApiKeyCreate: {
+            /** Name */
+            name: string;
+            /**
+             * Roles
+             * @description At least one role id; never Super Admin
+             */
+            roles: string[];
+            securityCtx?: components["schemas"]["ApiKeySecurityContext"];
+        };
+        /** ApiKeyRead */
+        ApiKeyRead: {
+            /** Id */
+            _id: string;
+            /** Name */
+            name: string;
+            /**
+             * Token
+             * @description Read-only. The whole token only in the answer to POST; elsewhere its start
+             */
+            token: string;
+            /** Roles */
+            roles: string[];
+            securityCtx: components["schemas"]["ApiKeySecurityContext"];
+            /**
+             * Timecreated
+             * Format: date-time
+             */
+            timeCreated: string;
+            /** Createdby */
+            createdBy: string;
+        };
+        /** ApiKeySecurityContext */
+        ApiKeySecurityContext: {
+            /**
+             * Sites
+             * @description Site ids, or the All Sites id
+             */
+            sites?: string[];
+        };
+        /** AuditEntryRead */
+        AuditEntryRead: {
+            /** Id */
+            id: number;
+            /**
+             * Time
+             * Format: date-time
+             */
+            time: string;
+            /** Orgid */
+            orgId: string;
+            /** Actorid */
+            actorId: string;
+            /** Actor */
+            actor: string;
+            /** Action */
+            action: string;
+            /** Targettype */
+            targetType: string;
+            /** Targetid */
+            targetId: string;
+            /** Target */
+            target: string;
+            /** Client */
+            client: string;
+            /** Detail */
+            detail: {
+                [key: string]: unknown;
+            };
         };
         /** AutoEnroll */
         AutoEnroll: {
@@ -1940,8 +2160,78 @@ export interface components {
         };
         /** SsoAvailability */
         SsoAvailability: {
-            /** Available */
+            /**
+             * Available
+             * @description Offered on the login page: enabled and configured
+             */
             available: boolean;
+            /**
+             * Enabled
+             * @description Enabled for the organisation (it may still need settings)
+             * @default false
+             */
+            enabled: boolean;
+        };
+        /** SsoSettingsRead */
+        SsoSettingsRead: {
+            /** Oktaissuer */
+            oktaIssuer: string;
+            /** Oktaclientid */
+            oktaClientId: string;
+            /**
+             * Oktaclientsecret
+             * @description Always empty: the secret is never sent back
+             */
+            oktaClientSecret: string;
+            /** Oktaclientsecretset */
+            oktaClientSecretSet: boolean;
+            /** Entratenant */
+            entraTenant: string;
+            /** Oktaenabled */
+            oktaEnabled: boolean;
+            /** Entraenabled */
+            entraEnabled: boolean;
+            /**
+             * Entraavailable
+             * @description This installation is registered with Entra
+             */
+            entraAvailable: boolean;
+            /**
+             * Oktaredirecturi
+             * @description Register this sign-in redirect URI with Okta
+             */
+            oktaRedirectUri: string;
+            /**
+             * Entraredirecturi
+             * @description The redirect URI of the Entra app registration
+             */
+            entraRedirectUri: string;
+        };
+        /** SsoSettingsWrite */
+        SsoSettingsWrite: {
+            /**
+             * Oktaissuer
+             * @description e.g. https://x.okta.com
+             * @default
+             */
+            oktaIssuer: string;
+            /**
+             * Oktaclientid
+             * @default
+             */
+            oktaClientId: string;
+            /**
+             * Oktaclientsecret
+             * @description Empty keeps the stored secret
+             * @default
+             */
+            oktaClientSecret: string;
+            /**
+             * Entratenant
+             * @description Tenant id or domain
+             * @default
+             */
+            entraTenant: string;
         };
         /** StateRead */
         StateRead: {
@@ -2362,37 +2652,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
-            };
-        };
-    };
-    sso_available_api_auth__kind__available_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                kind: "okta" | "entra";
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SsoAvailability"];
-                };
-            };
-            /** @description Validation Error */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationError"];
-                };
             };
         };
     };
@@ -3562,6 +3821,704 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_api_keys_api_apikeys_get: {
+        parameters: {
+            query?: {
+                /** @description Rows per page */
+                limit?: number;
+                /** @description Zero-based page */
+                page?: number;
+                /** @description Field, '-' prefix descends */
+                sort?: string;
+                /** @description Contains, any text field */
+                search?: string;
+                /** @description Fuzzy (trigram) match */
+                search2?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_api_key_api_apikeys_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_api_key_api_apikeys__key_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_api_key_api_apikeys__key_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sso_available_api_auth__kind__available_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                kind: "okta" | "entra";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoAvailability"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sso_redirect_api_auth__kind__redirect_get: {
+        parameters: {
+            query?: {
+                /** @description Path to open afterwards */
+                referer?: string;
+            };
+            header?: never;
+            path: {
+                kind: "okta" | "entra";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sso_callback_api_auth__kind__callback_get: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path: {
+                kind: "okta" | "entra";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_sso_settings_api_ssosettings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSettingsRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_sso_settings_api_ssosettings_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SsoSettingsWrite"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SsoSettingsRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_audit_log_api_auditlog_get: {
+        parameters: {
+            query?: {
+                /** @description Only this action */
+                action?: string;
+                /** @description From this time on */
+                after?: string | null;
+                /** @description Before this time */
+                before?: string | null;
+                /** @description Rows per page */
+                limit?: number;
+                /** @description Zero-based page */
+                page?: number;
+                /** @description Field, '-' prefix descends */
+                sort?: string;
+                /** @description Contains, any text field */
+                search?: string;
+                /** @description Fuzzy (trigram) match */
+                search2?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntryRead"][];
+                };
             };
             /** @description Bad request */
             400: {

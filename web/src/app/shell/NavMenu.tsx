@@ -80,7 +80,8 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
       buildMenu({
         can: perms.can,
         labels,
-        ssoAvailable: okta.data === true || entra.data === true,
+        // SSO enabled for the organisation: its settings screen is offered.
+        ssoAvailable: okta.data?.enabled === true || entra.data?.enabled === true,
       }),
     [perms.can, labels, okta.data, entra.data],
   );

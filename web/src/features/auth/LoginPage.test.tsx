@@ -77,6 +77,20 @@ describe('LoginPage', () => {
     expect(screen.queryByText('Login with Entra')).not.toBeInTheDocument();
   });
 
+  it('offers only what is set up, and passes the referer on to the sign-in', async () => {
+    mockApi({
+      'GET /api/auth/okta/available': { body: { available: false, enabled: true } },
+      'GET /api/auth/entra/available': { body: { available: true, enabled: true } },
+    });
+    renderLogin('/login?referer=%2Fusers%3Fsite%3Ds1');
+    const entra = await screen.findByRole('link', { name: 'Login with Entra' });
+    expect(entra).toHaveAttribute(
+      'href',
+      `/api/auth/entra/redirect?referer=${encodeURIComponent('/users?site=s1')}`,
+    );
+    expect(screen.queryByText('Login with Okta')).not.toBeInTheDocument();
+  });
+
   it('shows no divider without SSO', async () => {
     mockApi({});
     renderLogin();

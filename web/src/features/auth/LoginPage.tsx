@@ -21,8 +21,9 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
   const ssoError = params.get('error');
-  const showOkta = okta.data === true;
-  const showEntra = entra.data === true;
+  const showOkta = okta.data?.available === true;
+  const showEntra = entra.data?.available === true;
+  const referer = params.get('referer');
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -96,12 +97,12 @@ export default function LoginPage() {
           <>
             <Divider>OR</Divider>
             {showOkta && (
-              <Button variant="outlined" size="large" href={ssoRedirectUrl('okta')}>
+              <Button variant="outlined" size="large" href={ssoRedirectUrl('okta', referer)}>
                 Login with Okta
               </Button>
             )}
             {showEntra && (
-              <Button variant="outlined" size="large" href={ssoRedirectUrl('entra')}>
+              <Button variant="outlined" size="large" href={ssoRedirectUrl('entra', referer)}>
                 Login with Entra
               </Button>
             )}

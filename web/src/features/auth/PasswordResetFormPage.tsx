@@ -10,7 +10,10 @@ import { ApiError } from '../../api/client';
 import { useSnackbar } from '../../components/Snackbar';
 import { AuthCard, ReturnToLoginLink } from './AuthCard';
 import { usePasswordReset } from './queries';
+import { passwordProblem } from '../users/passwordRule';
 import { usernameFromToken } from './resetToken';
+
+const PASSWORD_TOO_WEAK = 'Password too weak';
 
 export default function PasswordResetFormPage() {
   const [params] = useSearchParams();
@@ -23,12 +26,18 @@ export default function PasswordResetFormPage() {
   const [verify, setVerify] = useState('');
   const [submitted, setSubmitted] = useState(false);
   const mismatch = verify !== '' && password !== verify;
+  // The server checks strength fully (zxcvbn); the length rule is known up front.
+  const weak = password !== '' && passwordProblem(password) !== null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setSubmitted(true);
     if (!password) {
       snackbar.error('Please enter a valid password');
+      return;
+    }
+    if (weak) {
+      snackbar.error(PASSWORD_TOO_WEAK);
       return;
     }
     if (password !== verify) {
@@ -73,8 +82,14 @@ export default function PasswordResetFormPage() {
             autoFocus
             value={password}
             onChange={(e) => setPassword(e.target.value)}
-            error={submitted && !password}
-            helperText={submitted && !password ? 'Please enter a valid password' : undefined}
+            error={submitted && (!password || weak)}
+            helperText={
+              submitted && !password
+                ? 'Please enter a valid password'
+                : submitted && weak
+                  ? PASSWORD_TOO_WEAK
+                  : undefined
+            }
             size="medium"
           />
           <TextField

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
-import type { SsoKind } from '../../api/types';
+import type { SsoAvailability, SsoKind } from '../../api/types';
 import { sessionKeys } from '../session/queries';
 
 export function useLogin() {
@@ -38,18 +38,23 @@ export function useSignOut(): () => void {
     });
 }
 
-/** Whether an SSO kind is offered; any failure counts as unavailable. */
+const UNAVAILABLE: SsoAvailability = { available: false, enabled: false };
+
+/**
+ * Whether an SSO kind is offered on the login page (`available`: enabled and configured) or
+ * enabled for the organisation (`enabled`: its settings may be edited); a failure means neither.
+ */
 export function useSsoAvailable(kind: SsoKind, enabled = true) {
   return useQuery({
     queryKey: ['sso', kind],
-    queryFn: async () => {
+    queryFn: async (): Promise<SsoAvailability> => {
       try {
         const res = await unwrap(
           api.GET('/api/auth/{kind}/available', { params: { path: { kind } } }),
         );
-        return res.available === true;
+        return { available: res.available === true, enabled: res.enabled === true };
       } catch {
-        return false;
+        return UNAVAILABLE;
       }
     },
     staleTime: 5 * 60_000,
@@ -58,8 +63,10 @@ export function useSsoAvailable(kind: SsoKind, enabled = true) {
   });
 }
 
-export function ssoRedirectUrl(kind: SsoKind): string {
-  return `/api/auth/${kind}/redirect`;
+/** The server's redirect to the provider; it returns to `referer` after signing in. */
+export function ssoRedirectUrl(kind: SsoKind, referer?: string | null): string {
+  const query = referer ? `?${new URLSearchParams({ referer }).toString()}` : '';
+  return `/api/auth/${kind}/redirect${query}`;
 }
 
 export function usePasswordResetRequest() {

@@ -1,23 +1,20 @@
 import LockResetOutlined from '@mui/icons-material/LockResetOutlined';
 import Button from '@mui/material/Button';
-import { useMemo } from 'react';
 import { useParams } from 'react-router';
 import { errorText } from '../../api/client';
 import type { User } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
 import { useSnackbar } from '../../components/Snackbar';
-import { ALL_SITES_ID, ALL_SITES_NAME } from '../../constants';
 import { useSignOut } from '../auth/queries';
 import { useCurrentUser, usePermissions } from '../session/queries';
-import { useSiteOptions } from '../sites/queries';
 import { passwordProblem } from './passwordRule';
+import { useRoleOptions, useScopedSiteOptions } from './scopeOptions';
 import {
   emailExists,
   useCreateUser,
   useDeleteUser,
   useResetUserPassword,
-  useRoles,
   useUpdateUser,
   useUser,
 } from './queries';
@@ -30,8 +27,6 @@ export interface UserForm {
   sendEmail: boolean;
   password: string;
 }
-
-const SUPER_ADMIN_ROLE = 'Super Admin';
 
 function userToForm(user: User | undefined): UserForm {
   return {
@@ -48,8 +43,6 @@ function UserEditor({ id, user }: { id: string; user: User | undefined }) {
   const isNew = id === 'new';
   const perms = usePermissions();
   const me = useCurrentUser();
-  const roles = useRoles();
-  const sites = useSiteOptions();
   const create = useCreateUser();
   const update = useUpdateUser();
   const remove = useDeleteUser();
@@ -58,23 +51,8 @@ function UserEditor({ id, user }: { id: string; user: User | undefined }) {
   const snackbar = useSnackbar();
   const canModify = perms.can('users', 'modify');
   const editingSelf = !isNew && me.data?.id === id;
-  const allSitesUser =
-    perms.isSuperAdmin || (me.data?.securityCtx?.sites ?? []).includes(ALL_SITES_ID);
-
-  const roleOptions = useMemo(
-    () =>
-      (roles.data ?? [])
-        .filter((r) => perms.isSuperAdmin || r.name !== SUPER_ADMIN_ROLE)
-        .map((r) => ({ value: r.id, label: r.name })),
-    [roles.data, perms.isSuperAdmin],
-  );
-  const siteOptions = useMemo(
-    () => [
-      ...(allSitesUser ? [{ value: ALL_SITES_ID, label: ALL_SITES_NAME }] : []),
-      ...(sites.data ?? []).map((s) => ({ value: s._id, label: s.name })),
-    ],
-    [sites.data, allSitesUser],
-  );
+  const roleOptions = useRoleOptions(perms.isSuperAdmin);
+  const siteOptions = useScopedSiteOptions();
 
   const initialUsername = user?.username ?? '';
   const tabs: TabDef<UserForm>[] = [

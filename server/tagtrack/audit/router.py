@@ -1,0 +1,45 @@
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Response
+
+from tagtrack.audit.repository import AuditRepository
+from tagtrack.audit.schemas import AuditEntryRead, AuditFilter
+from tagtrack.audit.service import AuditService
+from tagtrack.auth.dependencies import allowed
+from tagtrack.auth.principal import Principal
+from tagtrack.core.db import DbSession
+from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.kit.lists import Listing, set_total
+
+router = APIRouter(tags=["audit"], responses=ERROR_RESPONSES)
+
+
+def _service(session: DbSession) -> AuditService:
+    return AuditService(AuditRepository(session))
+
+
+Service = Annotated[AuditService, Depends(_service)]
+# Administrators: the modify right on the organisation settings.
+Administrator = Annotated[Principal, allowed("orgsettings", "modify")]
+
+
+@router.get("/auditlog", response_model=list[AuditEntryRead])
+async def list_audit_log(
+    principal: Administrator,
+    service: Service,
+    filters: AuditFilter,
+    params: Listing,
+    response: Response,
+) -> list[AuditEntryRead]:
+    """The organisation's audit log, newest first (administrators: modify on orgsettings).
+
+    Actions: login, login.failed, logout, sso.login, sso.login.failed, password.reset,
+    password.changed, user.created, user.updated, user.deleted, user.reset.sent,
+    apikey.created, apikey.deleted, ssosettings.updated, organization.created,
+    organization.updated, organization.deleted, orgsettings.updated, site.created,
+    site.updated, site.deleted, sitesettings.updated, and `<feature>.exported` for exports.
+    Entries carry actor, organisation, time and client; never a password, token or secret.
+    """
+    entries, total = await service.list_page(principal, filters, params)
+    set_total(response, total)
+    return entries
