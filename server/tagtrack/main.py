@@ -11,12 +11,17 @@ from starlette.middleware.base import BaseHTTPMiddleware
 
 from tagtrack import __version__
 from tagtrack.auth.router import router as auth_router
+from tagtrack.categories.router import pickers as categories_pickers_router
+from tagtrack.categories.router import router as categories_router
 from tagtrack.core.config import Settings, get_settings
 from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
 from tagtrack.core.errors import NotFound, install_error_handlers
 from tagtrack.core.housekeeping import housekeeping
 from tagtrack.core.limits import BodySizeLimit
 from tagtrack.core.logging import configure_logging, observe_request, security_headers
+from tagtrack.images.processing import MAX_UPLOAD_BYTES
+from tagtrack.images.router import router as images_router
+from tagtrack.images.storage import storage_from_settings
 from tagtrack.lookups.router import router as lookups_router
 from tagtrack.meta.router import probes
 from tagtrack.meta.router import router as meta_router
@@ -38,6 +43,9 @@ def api_router() -> APIRouter:
         orgs_router,
         sites_router,
         settings_router,
+        images_router,
+        categories_router,
+        categories_pickers_router,
         lookups_router,
         meta_router,
     ):
@@ -96,10 +104,12 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
         ),
     )
     app.state.settings = settings
+    app.state.storage = storage_from_settings(settings)
     install_error_handlers(app)
     app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)
     app.add_middleware(BaseHTTPMiddleware, dispatch=security_headers)
-    app.add_middleware(BodySizeLimit)
+    # Photo uploads may be larger than any JSON body: the file plus the multipart framing.
+    app.add_middleware(BodySizeLimit, routes={("POST", "/api/images"): MAX_UPLOAD_BYTES + 1024**2})
     app.include_router(api_router())
     app.include_router(probes)
     _mount_console(app, settings.web_dist)
