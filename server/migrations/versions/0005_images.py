@@ -49,7 +49,9 @@ def upgrade() -> None:
         sa.Column("longitude", sa.Float(), nullable=False),
         sa.Column("latitude", sa.Float(), nullable=False),
         sa.Column("annotation", sa.Text(), nullable=False),
-        sa.Column("tags", postgresql.ARRAY(sa.String(length=200)), server_default=_EMPTY, nullable=False),
+        sa.Column(
+            "tags", postgresql.ARRAY(sa.String(length=200)), server_default=_EMPTY, nullable=False
+        ),
         sa.Column(
             "category_ids",
             postgresql.ARRAY(sa.String(length=24)),
