@@ -157,7 +157,9 @@ function ImageEditor({ image }: { image: ImageMeta }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isTyping(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
-      if (document.querySelector('[role="dialog"], [role="presentation"].MuiModal-root')) return;
+      // Not while a dialog, menu or drawer is open over the image.
+      const modals = Array.from(document.querySelectorAll('.MuiModal-root'));
+      if (modals.some((m) => !m.classList.contains('MuiModal-hidden'))) return;
       if (e.key === 'ArrowLeft') step(previous);
       if (e.key === 'ArrowRight') step(next);
     };

@@ -40,7 +40,7 @@ export default function ImageSearchBar() {
   const uploaders = useUploaders();
   const names = new Map((categories.data ?? []).map((c) => [c.id, c.name]));
   const set = (changes: Partial<ImageSearch>) =>
-    setParams((prev) => withImageSearch(prev, { ...search, ...changes }));
+    setParams((prev) => withImageSearch(prev, { ...searchFromParams(prev), ...changes }));
   const count = activeFilterCount(search);
 
   return (

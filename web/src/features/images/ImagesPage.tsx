@@ -156,12 +156,12 @@ export default function ImagesPage() {
   const count = selectionMode ? selected.size : total;
 
   const applyBulk = async (changes: BulkChanges) => {
+    setEditing(false);
     try {
       await bulkEdit.mutateAsync({
         search,
         body: { ids: selectionMode ? ids : null, ...changes },
       });
-      setEditing(false);
       clearSelection();
       snackbar.notify('Saved');
     } catch (err) {

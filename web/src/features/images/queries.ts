@@ -40,10 +40,19 @@ export function useImages(search: ImageSearch) {
 }
 
 export function useImage(id: string) {
+  const client = useQueryClient();
   return useQuery({
     queryKey: imageKeys.one(id),
     queryFn: () =>
       unwrap(api.GET('/api/images/{image_id}/meta', { params: { path: { image_id: id } } })),
+    // Stepping through the gallery shows the image at once from the loaded list.
+    placeholderData: () => {
+      for (const [, data] of client.getQueriesData<ImagePages>({ queryKey: ['images', 'list'] })) {
+        const hit = data?.pages.flatMap((p) => p.rows).find((r) => r.id === id);
+        if (hit) return hit;
+      }
+      return undefined;
+    },
   });
 }
 
