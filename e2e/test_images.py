@@ -364,11 +364,12 @@ def test_phone_layout(mobile_page: Page, console: Console, admin_api: APIRequest
 
     located.get_by_role("button", name=re.compile("^Open image")).click()
     expect(page.get_by_test_id("image-large")).to_have_attribute("src", re.compile(r"/thumb$"))
+    shot(page, "image-edit-phone")
     page.get_by_role("button", name="Details").click()
     details = page.get_by_test_id("image-details")
     expect(details.get_by_label("Latitude")).to_have_value("51.9225")
     expect(details).to_contain_text("06/01/2024")
-    shot(page, "image-edit-phone")
+    shot(page, "image-edit-phone-details")
 
 
 def test_image_search_bar_filters(

@@ -351,6 +351,7 @@ function ImageEditor({ image }: { image: ImageMeta }) {
               left: 8,
               bgcolor: 'rgba(255,255,255,0.85)',
               '&:hover': { bgcolor: '#fff' },
+              '&.Mui-disabled': { bgcolor: 'rgba(255,255,255,0.3)' },
             }}
           >
             <ChevronLeft />
@@ -364,6 +365,7 @@ function ImageEditor({ image }: { image: ImageMeta }) {
               right: 8,
               bgcolor: 'rgba(255,255,255,0.85)',
               '&:hover': { bgcolor: '#fff' },
+              '&.Mui-disabled': { bgcolor: 'rgba(255,255,255,0.3)' },
             }}
           >
             <ChevronRight />
@@ -381,8 +383,18 @@ function ImageEditor({ image }: { image: ImageMeta }) {
           onClose={() => setDrawerOpen(false)}
           slotProps={{ paper: { sx: { width: `min(${DRAWER_WIDTH}px, 92vw)` } } }}
         >
-          <Box sx={{ display: 'flex', justifyContent: 'flex-end', p: 1, pb: 0 }}>
+          <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, p: 1, pb: 0 }}>
             <Button onClick={() => setDrawerOpen(false)}>Close</Button>
+            {canModify && (
+              <Button
+                variant="contained"
+                startIcon={<Save />}
+                disabled={save.isPending}
+                onClick={() => void doSave()}
+              >
+                Save
+              </Button>
+            )}
           </Box>
           {details}
         </Drawer>

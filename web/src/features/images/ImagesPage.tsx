@@ -1,4 +1,4 @@
-import ClearAll from '@mui/icons-material/ClearAll';
+import Deselect from '@mui/icons-material/Deselect';
 import CloudUpload from '@mui/icons-material/CloudUpload';
 import DeleteOutline from '@mui/icons-material/DeleteOutlined';
 import Download from '@mui/icons-material/Download';
@@ -266,7 +266,7 @@ export default function ImagesPage() {
         {selectionMode && (
           <Tooltip title="Clear selection" placement="left">
             <Fab size="small" aria-label="Clear selection" onClick={clearSelection}>
-              <ClearAll />
+              <Deselect />
             </Fab>
           </Tooltip>
         )}
@@ -302,8 +302,8 @@ export default function ImagesPage() {
             color="primary"
             variant={uploading ? 'extended' : 'circular'}
             aria-label="Upload image"
-            disabled={uploading}
-            onClick={() => fileInput.current?.click()}
+            aria-busy={uploading}
+            onClick={() => !uploading && fileInput.current?.click()}
           >
             {uploading ? (
               <>
