@@ -3,6 +3,7 @@
 import csv
 import io
 import zipfile
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.core.ids import new_id
+from tagtrack.images.exports import Entry, csv_stream, zip_stream
+from tagtrack.images.storage import CHUNK
 from tagtrack.models import Image, Thing
 from tests.conftest import Org
 from tests.helpers import OTHER_ID, assert_error
@@ -570,3 +573,33 @@ async def test_categories_crud_and_the_default(org_factory) -> None:
         await other.client("Administrator").get(f"/api/image-categories/{listed.json()[0]['id']}"),
         404,
     )
+
+
+async def test_zip_and_csv_streams_hand_on_small_chunks() -> None:
+    """Memory stays flat: no chunk holds more than one read of a file plus zip headers."""
+    payload = bytes(range(256)) * 4096  # 1 MiB per file
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for start in range(0, len(payload), CHUNK):
+            yield payload[start : start + CHUNK]
+
+    async def entries() -> AsyncIterator[Entry]:
+        for n in range(20):
+            yield f"{n}.jpg", datetime(2024, 1, 2, 3, 4, 5), chunks()
+
+    sizes: list[int] = []
+    parts: list[bytes] = []
+    async for part in zip_stream(entries()):
+        sizes.append(len(part))
+        parts.append(part)
+    assert max(sizes) <= CHUNK + 1024
+    files = _zip_names(b"".join(parts))
+    assert len(files) == 20 and all(data == payload for data in files.values())
+
+    async def rows() -> AsyncIterator[list[object]]:
+        for n in range(1000):
+            yield [f"id{n}", "=SUM(A1)", n]
+
+    lines = [line async for line in csv_stream(rows())]
+    assert len(lines) == 1001 and max(len(line) for line in lines) < 200
+    assert lines[1] == b"id0,'=SUM(A1),0\r\n"
