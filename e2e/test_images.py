@@ -16,6 +16,7 @@ from e2e.conftest import (
     DESKTOP,
     PRIYA,
     Console,
+    create_user,
     open_signed_in,
     shot,
     snackbar,
@@ -423,3 +424,24 @@ def test_categories_list_and_detail_with_qr_code(page: Page, console: Console) -
     page.get_by_role("option", name="Small").click()
     expect(page.get_by_test_id("qr-code")).to_have_attribute("width", "100")
     shot(page, "category-qr")
+
+
+def test_a_viewer_sees_no_upload_save_edit_or_delete(
+    page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    viewer = create_user(admin_api, "Viewer")
+    tag = f"view{uuid.uuid4().hex[:6]}"
+    image = api_upload(admin_api, tag)
+    open_signed_in(page, viewer.email, viewer.password, f"/images?tags={tag}")
+    expect(cards(page)).to_have_count(1)
+    expect(page.get_by_role("button", name="Export")).to_be_visible()
+    for name in ("Upload image", "Edit images", "Delete images"):
+        expect(page.get_by_role("button", name=name)).to_have_count(0)
+    cards(page).first.get_by_role("button", name=re.compile("^Open image")).click()
+    expect(page.get_by_test_id("image-large")).to_be_visible()
+    expect(page.get_by_role("link", name="Download")).to_have_attribute(
+        "href", f"/api/images/{image['id']}?download=true"
+    )
+    for name in ("Save", "Delete"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_have_count(0)
+    expect(page.get_by_label("Comment")).to_have_attribute("readonly", "")
