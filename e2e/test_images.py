@@ -445,3 +445,18 @@ def test_a_viewer_sees_no_upload_save_edit_or_delete(
     for name in ("Save", "Delete"):
         expect(page.get_by_role("button", name=name, exact=True)).to_have_count(0)
     expect(page.get_by_label("Comment")).to_have_attribute("readonly", "")
+
+
+def test_demo_photos_in_the_gallery(page: Page, console: Console) -> None:
+    open_gallery(page, console, "?search=dock%20door%203")
+    card = cards(page).filter(has_text="dock-3")
+    expect(card).to_have_count(1)
+    expect(card.get_by_test_id("category-chip")).to_have_text(["Damage"])
+    expect(card.get_by_test_id("tag-chip")).to_have_text(["dock-3", "pallet"])
+    expect(card.get_by_role("link", name="Show on map")).to_be_visible()
+    expect(
+        card.get_by_role("button", name="Comment: Pallet wrap torn at dock door 3")
+    ).to_be_visible()
+    page.get_by_role("button", name="Clear search").click()
+    expect(cards(page).first).to_be_visible()
+    shot(page, "images-gallery-demo")

@@ -164,19 +164,45 @@ class ImageService:
                 if things is not None:
                     category_ids.append(things.id)
         category_ids = await self._category_ids(principal, category_ids)
+        image = await self.store_photo(
+            principal.org_id,
+            principal.user_id,
+            data,
+            processed,
+            name=file.filename or "",
+            tags=tags,
+            category_ids=category_ids,
+        )
+        if thing is not None:
+            thing.photo = [*thing.photo, image.id]
+        return (await self._reads(principal, [image]))[0]
+
+    async def store_photo(
+        self,
+        org_id: str,
+        uploader_id: str | None,
+        data: bytes,
+        processed: Processed,
+        *,
+        name: str,
+        tags: Sequence[str],
+        category_ids: list[str],
+        annotation: str = "",
+    ) -> Image:
+        """Store a checked photo and its thumbnails, then its row; nothing is left on failure."""
         image_id = new_id()
-        key = image_key(principal.org_id, image_id, "original")
+        key = image_key(org_id, image_id, "original")
         now = utcnow()
         image = Image(
             id=image_id,
-            org_id=principal.org_id,
-            uploader_id=principal.user_id,
+            org_id=org_id,
+            uploader_id=uploader_id,
             timestamp=processed.taken_at or now,
             time_created=now,
             time_modified=now,
             longitude=processed.longitude,
             latitude=processed.latitude,
-            annotation="",
+            annotation=annotation,
             tags=clean_tags(list(tags)),
             category_ids=category_ids,
             storage_key=key,
@@ -188,19 +214,17 @@ class ImageService:
             orientation=processed.orientation,
             device=processed.device,
             taken_at=processed.taken_at,
-            original_name=(file.filename or "")[:255],
+            original_name=name[:255],
         )
         try:
             await self.storage.put(key, data)
-            await self.storage.put(image_key(principal.org_id, image_id, "thumb"), processed.thumb)
-            await self.storage.put(image_key(principal.org_id, image_id, "mini"), processed.mini)
+            await self.storage.put(image_key(org_id, image_id, "thumb"), processed.thumb)
+            await self.storage.put(image_key(org_id, image_id, "mini"), processed.mini)
             await self.repository.add(image)
         except BaseException:
-            await self._remove_files(principal.org_id, [image_id])
+            await self._remove_files(org_id, [image_id])
             raise
-        if thing is not None:
-            thing.photo = [*thing.photo, image_id]
-        return (await self._reads(principal, [image]))[0]
+        return image
 
     async def update(self, principal: Principal, image_id: str, body: ImageWrite) -> ImageRead:
         image = await self._get(principal, image_id)
