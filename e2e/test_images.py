@@ -458,5 +458,10 @@ def test_demo_photos_in_the_gallery(page: Page, console: Console) -> None:
         card.get_by_role("button", name="Comment: Pallet wrap torn at dock door 3")
     ).to_be_visible()
     page.get_by_role("button", name="Clear search").click()
-    expect(cards(page).first).to_be_visible()
+    expect(cards(page).nth(4)).to_be_visible()
+    # Thumbnails are real pictures the browser can show.
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=image-card] img')].slice(0, 4)"
+        ".every(i => i.complete && i.naturalWidth > 0)"
+    )
     shot(page, "images-gallery-demo")

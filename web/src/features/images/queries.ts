@@ -1,4 +1,5 @@
 import {
+  keepPreviousData,
   useInfiniteQuery,
   useMutation,
   useQuery,
@@ -32,6 +33,8 @@ export function useImages(search: ImageSearch) {
         }),
       ),
     initialPageParam: 0,
+    // A new search keeps the current cards on screen until its answer arrives.
+    placeholderData: keepPreviousData,
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((n, p) => n + p.rows.length, 0);
       return last.rows.length > 0 && loaded < last.total ? pages.length : undefined;
