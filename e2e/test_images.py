@@ -362,6 +362,10 @@ def test_phone_layout(mobile_page: Page, console: Console, admin_api: APIRequest
     located = page.locator(f"[data-testid='image-card'][data-id='{image['id']}']")
     expect(located.get_by_role("link", name="Show on map")).to_be_visible()
     shot(page, "images-gallery-phone")
+    page.get_by_role("button", name="Search filters").click()
+    expect(page.get_by_test_id("image-search-filters")).to_be_visible()
+    shot(page, "images-search-filters-phone")
+    page.get_by_role("button", name="Done").click()
 
     located.get_by_role("button", name=re.compile("^Open image")).click()
     expect(page.get_by_test_id("image-large")).to_have_attribute("src", re.compile(r"/thumb$"))

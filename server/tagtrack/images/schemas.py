@@ -56,13 +56,19 @@ class CloudPhoto(ApiModel):
 class ExifData(ApiModel):
     orientation: int = Field(description="EXIF orientation 1-8 of the original")
     device: str = Field(description="Camera or phone make and model, when the photo names it")
-    dateTimeOriginal: datetime | None = Field(description="When the photo was taken, if known")
+    dateTimeOriginal: datetime | None = Field(
+        description="When the photo was taken, if known: the camera's clock, read as UTC "
+        "unless the photo names its offset"
+    )
 
 
 class ImageRead(ApiModel):
     id: str
     uploader: str | None = Field(description="Id of the user who uploaded it")
-    timestamp: datetime = Field(description="When the photo was taken, else when uploaded")
+    timestamp: datetime = Field(
+        description="When the photo was taken (EXIF), else when it was uploaded; "
+        "the date range of the search applies to it"
+    )
     timeCreated: datetime = Field(description="When it was uploaded")
     location: Location
     annotation: str

@@ -980,7 +980,7 @@ export interface components {
             device: string;
             /**
              * Datetimeoriginal
-             * @description When the photo was taken, if known
+             * @description When the photo was taken, if known: the camera's clock, read as UTC unless the photo names its offset
              */
             dateTimeOriginal: string | null;
         };
@@ -1011,7 +1011,7 @@ export interface components {
             /**
              * Timestamp
              * Format: date-time
-             * @description When the photo was taken, else when uploaded
+             * @description When the photo was taken (EXIF), else when it was uploaded; the date range of the search applies to it
              */
             timestamp: string;
             /**
