@@ -444,6 +444,8 @@ async def test_zip_and_csv_of_a_selection_and_of_a_query(org_factory) -> None:
 
     assert_error(await client.get(f"/api/images/{ids['dent']},{OTHER_ID}/zip"), 404)
     assert_error(await client.get("/api/images/,/csv"), 400)
+    many = ",".join(new_id() for _ in range(501))
+    assert_error(await client.get(f"/api/images/{many}/zip"), 400, "selection too large")
 
 
 async def test_csv_cells_cannot_become_formulas(org_factory) -> None:

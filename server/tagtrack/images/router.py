@@ -219,7 +219,7 @@ async def export_search_zip(principal: SignedIn, service: Service, query: Search
 async def export_selection_csv(
     ids: str, principal: SignedIn, service: Service, query: Search
 ) -> Any:
-    """CSV of the selected images (comma-separated ids, at most 1000)."""
+    """CSV of the selected images (comma-separated ids, at most 500)."""
     return _download(await service.export_csv(principal, ids, query), "text/csv", "images.csv")
 
 
@@ -227,7 +227,7 @@ async def export_selection_csv(
 async def export_selection_zip(
     ids: str, principal: SignedIn, service: Service, query: Search
 ) -> Any:
-    """Zip of the selected images' original files (comma-separated ids, at most 1000)."""
+    """Zip of the selected images' original files (comma-separated ids, at most 500)."""
     return _download(
         await service.export_zip(principal, ids, query), "application/zip", "images.zip"
     )
@@ -277,5 +277,5 @@ async def update_image_meta(
 async def delete_images(
     ids: str, principal: Annotated[Principal, allowed("images", "delete")], service: Service
 ) -> None:
-    """Delete one image, or several (comma-separated ids); their files go too."""
+    """Delete one image, or several (comma-separated ids, at most 500); their files go too."""
     await service.delete(principal, ids)

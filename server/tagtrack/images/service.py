@@ -40,7 +40,8 @@ from tagtrack.models.image import THINGS_CATEGORY
 
 log = logging.getLogger("tagtrack.images")
 
-MAX_SELECTION = 1000
+# Ids travel in the path: 500 of them keep the request line well under servers' limits.
+MAX_SELECTION = 500
 _VARIANTS: tuple[Variant, ...] = ("original", "thumb", "mini")
 
 

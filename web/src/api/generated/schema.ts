@@ -553,7 +553,7 @@ export interface paths {
         };
         /**
          * Export Selection Csv
-         * @description CSV of the selected images (comma-separated ids, at most 1000).
+         * @description CSV of the selected images (comma-separated ids, at most 500).
          */
         get: operations["export_selection_csv_api_images__ids__csv_get"];
         put?: never;
@@ -573,7 +573,7 @@ export interface paths {
         };
         /**
          * Export Selection Zip
-         * @description Zip of the selected images' original files (comma-separated ids, at most 1000).
+         * @description Zip of the selected images' original files (comma-separated ids, at most 500).
          */
         get: operations["export_selection_zip_api_images__ids__zip_get"];
         put?: never;
@@ -680,7 +680,7 @@ export interface paths {
         post?: never;
         /**
          * Delete Images
-         * @description Delete one image, or several (comma-separated ids); their files go too.
+         * @description Delete one image, or several (comma-separated ids, at most 500); their files go too.
          */
         delete: operations["delete_images_api_images__ids__delete"];
         options?: never;

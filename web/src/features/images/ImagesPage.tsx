@@ -28,6 +28,7 @@ import { devicePosition, locationOf } from './location';
 import {
   exportUrl,
   imageUrl,
+  MAX_IDS_PER_CALL,
   rememberedUploadFields,
   useBulkEdit,
   useDeleteByQuery,
@@ -192,6 +193,10 @@ export default function ImagesPage() {
         download(imageUrl(image.id, 'original', true), `${image.id}.${format}`);
         await wait(DOWNLOAD_GAP_MS);
       }
+      return;
+    }
+    if (ids.length > MAX_IDS_PER_CALL) {
+      snackbar.error(`Select at most ${MAX_IDS_PER_CALL} images to export, or export a search`);
       return;
     }
     download(exportUrl(kind, ids, search), `images.${kind}`);

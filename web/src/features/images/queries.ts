@@ -93,11 +93,18 @@ export function useSaveImage() {
   });
 }
 
+/** The server takes at most this many ids in a path (selection exports and deletes). */
+export const MAX_IDS_PER_CALL = 500;
+
 export function useDeleteImages() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (ids: string[]) =>
-      unwrap(api.DELETE('/api/images/{ids}', { params: { path: { ids: ids.join(',') } } })),
+    mutationFn: async (ids: string[]) => {
+      for (let start = 0; start < ids.length; start += MAX_IDS_PER_CALL) {
+        const part = ids.slice(start, start + MAX_IDS_PER_CALL).join(',');
+        await unwrap(api.DELETE('/api/images/{ids}', { params: { path: { ids: part } } }));
+      }
+    },
     onSuccess: () => client.invalidateQueries({ queryKey: imageKeys.all }),
   });
 }
