@@ -106,3 +106,11 @@ def is_blue(rgb: tuple[int, ...]) -> bool:
 
 def is_red(rgb: tuple[int, ...]) -> bool:
     return rgb[0] > 150 and rgb[2] < 100
+
+
+def mpo(width: int = 60, height: int = 40) -> bytes:
+    """A JPEG with a second picture inside, as many phones write them (MPO)."""
+    out = io.BytesIO()
+    first = Image.new("RGB", (width, height), RED)
+    first.save(out, "MPO", save_all=True, append_images=[Image.new("RGB", (width, height), BLUE)])
+    return out.getvalue()

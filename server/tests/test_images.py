@@ -27,7 +27,18 @@ from tagtrack.roles.repository import RoleRepository
 from tests.conftest import Org
 from tests.database import fresh_database
 from tests.helpers import OTHER_ID, assert_error
-from tests.photos import CORPUS, heic, is_blue, is_red, jpeg, pixel, png, png_bomb, size
+from tests.photos import (
+    CORPUS,
+    heic,
+    is_blue,
+    is_red,
+    jpeg,
+    mpo,
+    pixel,
+    png,
+    png_bomb,
+    size,
+)
 
 
 async def upload(
@@ -116,6 +127,18 @@ async def test_thumbnails_are_bounded_and_made_once(org_factory, settings: Setti
     assert size(mini.content) == (200, 125)
     names = sorted(p.name for p in stored_files(settings, org))
     assert names == ["mini", "original", "thumb"]
+
+
+async def test_a_phone_jpeg_with_a_second_picture_is_a_jpeg(org_factory) -> None:
+    org: Org = await org_factory()
+    client = org.client("Administrator")
+    image = await uploaded(client, mpo(60, 40))
+    assert image["cloud_photos"][0]["format"] == "jpg"
+    assert image["cloud_photos"][0]["size"] == {"X": 60, "Y": 40}
+    original = await client.get(f"/api/images/{image['id']}")
+    assert original.headers["content-type"] == "image/jpeg"
+    thumb = await client.get(f"/api/images/{image['id']}/thumb")
+    assert is_red(pixel(thumb.content, 5, 5))
 
 
 async def test_no_exif_means_upload_time_and_no_location(org_factory) -> None:
@@ -636,3 +659,25 @@ async def test_demo_photos_are_seeded_once(tmp_path: Path) -> None:
     assert len(images) == len(PHOTOS) and all(i.org_id == org.id for i in images)
     assert all(i.latitude != 0 and i.device and i.taken_at for i in images)
     assert len([p for p in (tmp_path / "images").rglob("*") if p.is_file()]) == 3 * len(PHOTOS)
+
+
+async def test_damaged_files_never_break_the_server(org_factory, settings: Settings) -> None:
+    """Bytes changed or cut anywhere: a photo, or a clear 4xx; never a server error."""
+    org: Org = await org_factory()
+    client = org.client("Administrator")
+    good = jpeg(120, 80, gps=(10.5, 20.25), taken=datetime(2023, 3, 4, 5, 6, 7), make="Acme")
+    variants = [good[:cut] for cut in (2, 20, 200, len(good) // 2)]
+    for position in range(2, len(good), max(1, len(good) // 25)):
+        damaged = bytearray(good)
+        damaged[position] ^= 0xFF
+        variants.append(bytes(damaged))
+    accepted = 0
+    for data in variants:
+        response = await upload(client, data)
+        assert response.status_code in (201, 400, 415), response.text
+        if response.status_code == 201:
+            accepted += 1
+        else:
+            assert set(response.json()) == {"reason", "message"}
+    assert len(await ids_of(client)) == accepted
+    assert len(stored_files(settings, org)) == accepted * 3

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 import pillow_heif
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageOps
 
 pillow_heif.register_heif_opener()
 
@@ -24,11 +24,14 @@ MINI_SIZE = 200
 # What we accept, by the type Pillow reads from the bytes (never the file name).
 CONTENT_TYPES = {
     "JPEG": ("image/jpeg", "jpg"),
+    # Phones often add a second picture (depth, preview) to a JPEG: that is MPO, still a JPEG.
+    "MPO": ("image/jpeg", "jpg"),
     "PNG": ("image/png", "png"),
     "WEBP": ("image/webp", "webp"),
     "HEIF": ("image/heic", "heic"),
 }
-ALLOWED_FORMATS = tuple(CONTENT_TYPES)
+# Pillow's JPEG opener also answers for MPO files.
+ALLOWED_FORMATS = ("JPEG", "PNG", "WEBP", "HEIF")
 
 _ORIENTATION = 0x0112
 _MAKE = 0x010F
@@ -135,6 +138,25 @@ def _jpeg(image: Image.Image, size: int) -> bytes:
     return out.getvalue()
 
 
+def _metadata(image: Image.Image) -> tuple[int, datetime | None, float, float, str]:
+    """Orientation, time taken, longitude, latitude and device; defaults when EXIF is bad."""
+    try:
+        exif = image.getexif()
+        orientation = int(exif.get(_ORIENTATION, 1) or 1)
+        if orientation not in range(1, 9):
+            orientation = 1
+        details = exif.get_ifd(_EXIF_IFD)
+        taken_at = read_time(
+            details.get(_DATETIME_ORIGINAL) or exif.get(_DATETIME),
+            details.get(_OFFSET_TIME_ORIGINAL),
+        )
+        longitude, latitude = read_gps(exif.get_ifd(_GPS_IFD))
+        device = _device(_text(exif.get(_MAKE)), _text(exif.get(_MODEL)))
+    except Exception:  # a damaged EXIF block: the photo itself is still good
+        return 1, None, 0.0, 0.0, ""
+    return orientation, taken_at, longitude, latitude, device
+
+
 def process(data: bytes) -> Processed:
     """Check the bytes are a whole photo of an accepted type; read it and make thumbnails."""
     if not data:
@@ -144,11 +166,13 @@ def process(data: bytes) -> Processed:
     with warnings.catch_warnings():
         # Our own pixel limit below answers for decompression bombs.
         warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        # Pillow warns about damaged EXIF tags it skips; the photo is read without them.
+        warnings.simplefilter("ignore", UserWarning)
         try:
             image = Image.open(io.BytesIO(data), formats=ALLOWED_FORMATS)
         except Image.DecompressionBombError as exc:
             raise BadImage("The image has too many pixels", "too many pixels") from exc
-        except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as exc:
+        except Exception as exc:  # a malformed file may make any parser error
             raise BadImage(
                 "The file is not a JPEG, PNG, WebP or HEIC image", "unsupported type"
             ) from exc
@@ -169,26 +193,24 @@ def process(data: bytes) -> Processed:
                 image.load()
             except Image.DecompressionBombError as exc:
                 raise BadImage("The image has too many pixels", "too many pixels") from exc
-            except (OSError, ValueError, SyntaxError, EOFError) as exc:
+            except Exception as exc:  # a malformed file may make any decoder error
                 raise BadImage(
                     "The image is damaged or truncated and cannot be read", "damaged image"
                 ) from exc
-            exif = image.getexif()
-            orientation = int(exif.get(_ORIENTATION, 1) or 1)
-            if orientation not in range(1, 9):
-                orientation = 1
-            details = exif.get_ifd(_EXIF_IFD)
-            taken_at = read_time(
-                details.get(_DATETIME_ORIGINAL) or exif.get(_DATETIME),
-                details.get(_OFFSET_TIME_ORIGINAL),
-            )
-            longitude, latitude = read_gps(exif.get_ifd(_GPS_IFD))
-            device = _device(_text(exif.get(_MAKE)), _text(exif.get(_MODEL)))
-            upright = ImageOps.exif_transpose(image)
+            orientation, taken_at, longitude, latitude, device = _metadata(image)
+            try:
+                upright = ImageOps.exif_transpose(image)
+            except Exception:  # an orientation Pillow cannot apply: keep the pixels as stored
+                upright = image
             # The size people see: width and height of the upright photo.
             width, height = upright.size
-            thumb = _jpeg(upright, THUMB_SIZE)
-            mini = _jpeg(upright, MINI_SIZE)
+            try:
+                thumb = _jpeg(upright, THUMB_SIZE)
+                mini = _jpeg(upright, MINI_SIZE)
+            except Exception as exc:
+                raise BadImage(
+                    "The image is damaged or truncated and cannot be read", "damaged image"
+                ) from exc
     content_type, extension = CONTENT_TYPES[kind]
     return Processed(
         format=extension,
