@@ -3,7 +3,6 @@
 import io
 from datetime import timedelta
 
-import anyio
 from fastapi import BackgroundTasks
 from PIL import Image as PilImage
 from PIL import ImageDraw, ImageFont
@@ -11,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.categories.repository import CategoryRepository
-from tagtrack.images.processing import process
+from tagtrack.images.processing import process_photo
 from tagtrack.images.repository import ImageRepository
 from tagtrack.images.service import ImageService
 from tagtrack.images.storage import Storage
@@ -121,7 +120,7 @@ async def seed_demo_images(sessionmaker: async_sessionmaker[AsyncSession], stora
         for n, (caption, tags, label, place, days, device, colours) in enumerate(PHOTOS):
             taken = (now - timedelta(days=days, hours=n)).strftime("%Y:%m:%d %H:%M:%S")
             data = demo_photo(caption, place, taken, device, colours)
-            processed = await anyio.to_thread.run_sync(process, data)
+            processed = await process_photo(data)
             await service.store_photo(
                 org.id,
                 users[n % len(users)] if users else None,

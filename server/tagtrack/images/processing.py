@@ -10,14 +10,21 @@ from datetime import UTC, datetime, timedelta, timezone
 from fractions import Fraction
 from typing import Any
 
+import anyio
 import pillow_heif
 from PIL import Image, ImageOps
 
 pillow_heif.register_heif_opener()
+# Our own pixel limit below answers for decompression bombs; Pillow warns about damaged
+# EXIF tags it skips, and the photo is read without them. Set once: filters are global.
+warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
+warnings.filterwarnings("ignore", category=UserWarning, module=r"PIL\.")
 
 MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 # 100 megapixels: larger than any phone or camera photo, small enough to decode safely.
 MAX_PIXELS = 100_000_000
+# Photos decoded at once: each may take a few hundred MB while it is read.
+PROCESSING_THREADS = 2
 THUMB_SIZE = 800
 MINI_SIZE = 200
 
@@ -163,54 +170,47 @@ def process(data: bytes) -> Processed:
         raise BadImage("The file is empty", "empty file")
     if len(data) > MAX_UPLOAD_BYTES:
         raise BadImage(f"The file is over {MAX_UPLOAD_BYTES // (1024 * 1024)} MiB", "too large")
-    with warnings.catch_warnings():
-        # Our own pixel limit below answers for decompression bombs.
-        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-        # Pillow warns about damaged EXIF tags it skips; the photo is read without them.
-        warnings.simplefilter("ignore", UserWarning)
+    try:
+        image = Image.open(io.BytesIO(data), formats=ALLOWED_FORMATS)
+    except Image.DecompressionBombError as exc:
+        raise BadImage("The image has too many pixels", "too many pixels") from exc
+    except Exception as exc:  # a malformed file may make any parser error
+        raise BadImage(
+            "The file is not a JPEG, PNG, WebP or HEIC image", "unsupported type"
+        ) from exc
+    with image:
+        kind = image.format or ""
+        if kind not in CONTENT_TYPES:
+            raise BadImage("The file is not a JPEG, PNG, WebP or HEIC image", "unsupported type")
+        width, height = image.size
+        if width <= 0 or height <= 0 or width * height > MAX_PIXELS:
+            raise BadImage(
+                f"The image has too many pixels ({width}x{height}); the limit is "
+                f"{MAX_PIXELS // 1_000_000} megapixels",
+                "too many pixels",
+            )
         try:
-            image = Image.open(io.BytesIO(data), formats=ALLOWED_FORMATS)
+            image.load()
         except Image.DecompressionBombError as exc:
             raise BadImage("The image has too many pixels", "too many pixels") from exc
-        except Exception as exc:  # a malformed file may make any parser error
+        except Exception as exc:  # a malformed file may make any decoder error
             raise BadImage(
-                "The file is not a JPEG, PNG, WebP or HEIC image", "unsupported type"
+                "The image is damaged or truncated and cannot be read", "damaged image"
             ) from exc
-        with image:
-            kind = image.format or ""
-            if kind not in CONTENT_TYPES:
-                raise BadImage(
-                    "The file is not a JPEG, PNG, WebP or HEIC image", "unsupported type"
-                )
-            width, height = image.size
-            if width <= 0 or height <= 0 or width * height > MAX_PIXELS:
-                raise BadImage(
-                    f"The image has too many pixels ({width}x{height}); the limit is "
-                    f"{MAX_PIXELS // 1_000_000} megapixels",
-                    "too many pixels",
-                )
-            try:
-                image.load()
-            except Image.DecompressionBombError as exc:
-                raise BadImage("The image has too many pixels", "too many pixels") from exc
-            except Exception as exc:  # a malformed file may make any decoder error
-                raise BadImage(
-                    "The image is damaged or truncated and cannot be read", "damaged image"
-                ) from exc
-            orientation, taken_at, longitude, latitude, device = _metadata(image)
-            try:
-                upright = ImageOps.exif_transpose(image)
-            except Exception:  # an orientation Pillow cannot apply: keep the pixels as stored
-                upright = image
-            # The size people see: width and height of the upright photo.
-            width, height = upright.size
-            try:
-                thumb = _jpeg(upright, THUMB_SIZE)
-                mini = _jpeg(upright, MINI_SIZE)
-            except Exception as exc:
-                raise BadImage(
-                    "The image is damaged or truncated and cannot be read", "damaged image"
-                ) from exc
+        orientation, taken_at, longitude, latitude, device = _metadata(image)
+        try:
+            upright = ImageOps.exif_transpose(image)
+        except Exception:  # an orientation Pillow cannot apply: keep the pixels as stored
+            upright = image
+        # The size people see: width and height of the upright photo.
+        width, height = upright.size
+        try:
+            thumb = _jpeg(upright, THUMB_SIZE)
+            mini = _jpeg(upright, MINI_SIZE)
+        except Exception as exc:
+            raise BadImage(
+                "The image is damaged or truncated and cannot be read", "damaged image"
+            ) from exc
     content_type, extension = CONTENT_TYPES[kind]
     return Processed(
         format=extension,
@@ -225,3 +225,14 @@ def process(data: bytes) -> Processed:
         thumb=thumb,
         mini=mini,
     )
+
+
+_limiter: anyio.CapacityLimiter | None = None
+
+
+async def process_photo(data: bytes) -> Processed:
+    """process() in a worker thread, a few photos at a time so memory stays bounded."""
+    global _limiter
+    if _limiter is None:
+        _limiter = anyio.CapacityLimiter(PROCESSING_THREADS)
+    return await anyio.to_thread.run_sync(process, data, limiter=_limiter)

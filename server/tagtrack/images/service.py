@@ -2,7 +2,6 @@ import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
-import anyio
 from fastapi import BackgroundTasks, UploadFile
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -16,7 +15,7 @@ from tagtrack.core.errors import (
 )
 from tagtrack.core.ids import is_id, new_id
 from tagtrack.images.exports import Entry, csv_stream, zip_stream
-from tagtrack.images.processing import MAX_UPLOAD_BYTES, BadImage, Processed, process
+from tagtrack.images.processing import MAX_UPLOAD_BYTES, BadImage, Processed, process_photo
 from tagtrack.images.repository import ImageRepository
 from tagtrack.images.schemas import (
     BulkEdit,
@@ -147,7 +146,7 @@ class ImageService:
     ) -> ImageRead:
         data = await file.read(MAX_UPLOAD_BYTES + 1)
         try:
-            processed: Processed = await anyio.to_thread.run_sync(process, data)
+            processed: Processed = await process_photo(data)
         except BadImage as exc:
             if exc.reason == "too large":
                 raise PayloadTooLarge(exc.message) from exc
