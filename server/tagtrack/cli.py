@@ -33,6 +33,8 @@ def _banner(lines: list[str]) -> None:
 async def _first_start(url: str, settings: Settings, demo: bool) -> None:
     from tagtrack.bootstrap import ensure_first_start
     from tagtrack.demo.seed import seed_demo
+    from tagtrack.images.demo import seed_demo_images
+    from tagtrack.images.storage import storage_from_settings
 
     engine = create_engine(url)
     maker = create_sessionmaker(engine)
@@ -45,6 +47,7 @@ async def _first_start(url: str, settings: Settings, demo: bool) -> None:
             _banner(lines)
         if demo:
             seeded = await seed_demo(maker)
+            await seed_demo_images(maker, storage_from_settings(settings))
             if seeded is not None:
                 _banner(
                     [

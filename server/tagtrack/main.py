@@ -14,6 +14,8 @@ from tagtrack import __version__
 from tagtrack.apikeys.router import router as apikeys_router
 from tagtrack.audit.router import router as audit_router
 from tagtrack.auth.router import router as auth_router
+from tagtrack.categories.router import pickers as categories_pickers_router
+from tagtrack.categories.router import router as categories_router
 from tagtrack.core.config import Settings, get_settings
 from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
 from tagtrack.core.errors import NotFound, install_error_handlers
@@ -24,6 +26,9 @@ from tagtrack.core.signing import load_install_secret
 from tagtrack.demo.simulator import running_simulator
 from tagtrack.endpoints.router import router as endpoints_router
 from tagtrack.events.router import router as events_router
+from tagtrack.images.processing import MAX_UPLOAD_BYTES
+from tagtrack.images.router import router as images_router
+from tagtrack.images.storage import storage_from_settings
 from tagtrack.ingest.mqtt import mqtt_subscriber
 from tagtrack.ingest.router import router as ingest_router
 from tagtrack.ingest.router import user_router as user_reads_router
@@ -61,6 +66,9 @@ def api_router() -> APIRouter:
         zones_router,
         locationtags_router,
         things_router,
+        images_router,
+        categories_router,
+        categories_pickers_router,
         lookups_router,
         meta_router,
         ingest_router,
@@ -143,10 +151,12 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     )
     app.state.settings = settings
     app.state.admission = Admission()
+    app.state.storage = storage_from_settings(settings)
     install_error_handlers(app)
     app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)
     app.add_middleware(BaseHTTPMiddleware, dispatch=security_headers)
-    app.add_middleware(BodySizeLimit)
+    # Photo uploads may be larger than any JSON body: the file plus the multipart framing.
+    app.add_middleware(BodySizeLimit, routes={("POST", "/api/images"): MAX_UPLOAD_BYTES + 1024**2})
     app.include_router(api_router())
     app.include_router(probes)
     _mount_console(app, settings.web_dist)

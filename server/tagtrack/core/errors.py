@@ -55,6 +55,16 @@ class Conflict(AppError):
     reason = "conflict"
 
 
+class PayloadTooLarge(AppError):
+    status_code = 413
+    reason = "too large"
+
+
+class UnsupportedMediaType(AppError):
+    status_code = 415
+    reason = "unsupported type"
+
+
 class ValidationFailed(AppError):
     status_code = 422
     reason = "validation"

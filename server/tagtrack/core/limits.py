@@ -1,6 +1,7 @@
 """Refuse request bodies over a size limit before they are read into memory."""
 
 import json
+from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -8,17 +9,25 @@ MAX_JSON_BODY = 2 * 1024 * 1024
 
 
 class BodySizeLimit:
-    def __init__(self, app: ASGIApp, max_bytes: int = MAX_JSON_BODY) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_bytes: int = MAX_JSON_BODY,
+        routes: Mapping[tuple[str, str], int] | None = None,
+    ) -> None:
+        """`routes` raises (or lowers) the limit for (method, path) pairs, e.g. uploads."""
         self.app = app
         self.max_bytes = max_bytes
+        self.routes = dict(routes or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.routes.get((scope["method"], scope["path"].rstrip("/")), self.max_bytes)
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            await self._refuse(send)
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            await self._refuse(send, limit)
             return
         received = 0
         too_large = False
@@ -31,7 +40,7 @@ class BodySizeLimit:
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
-                if received > self.max_bytes:
+                if received > limit:
                     # Stop feeding the app; its answer is replaced by a 413 below.
                     too_large = True
                     return {"type": "http.disconnect"}
@@ -50,13 +59,13 @@ class BodySizeLimit:
             if not too_large:
                 raise
         if too_large and not started:
-            await self._refuse(send)
+            await self._refuse(send, limit)
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, send: Send, limit: int) -> None:
         body = json.dumps(
             {
                 "reason": "too large",
-                "message": f"Request body is over {self.max_bytes // (1024 * 1024)} MiB",
+                "message": f"Request body is over {limit // (1024 * 1024)} MiB",
             }
         ).encode()
         await send(

@@ -6,6 +6,7 @@ from tagtrack.models.base import Base
 from tagtrack.models.endpoint import Endpoint, EndpointStatus
 from tagtrack.models.event import Event
 from tagtrack.models.exception import TrackingException
+from tagtrack.models.image import Image, ImageCategory
 from tagtrack.models.ingest import IngestBatch, PendingRead, RawPayload
 from tagtrack.models.location_tag import LocationTag
 from tagtrack.models.org import Organization, OrgSettings
@@ -26,6 +27,8 @@ __all__ = [
     "Endpoint",
     "EndpointStatus",
     "Event",
+    "Image",
+    "ImageCategory",
     "IngestBatch",
     "InstallSecret",
     "LocationTag",

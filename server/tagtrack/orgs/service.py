@@ -1,7 +1,9 @@
-"""Organisations are managed by super admins; a new one gets the seeded roles."""
+"""Organisations are managed by super admins; a new one gets the seeded roles
+and the default image category."""
 
 from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
+from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import Organization
@@ -49,6 +51,7 @@ class OrganizationService:
         """Create an organisation with its seeded roles (also used at first start)."""
         org = await self.repository.add(Organization(name=name, subdomain=subdomain))
         await self.roles.seed_org_roles(org.id)
+        await CategoryRepository(self.repository.session).seed_default(org.id)
         return org
 
     async def create(self, principal: Principal, body: OrganizationWrite) -> OrganizationRead:

@@ -129,3 +129,19 @@ export async function unwrapPage<T>(call: Promise<FetchResult<T[]>>): Promise<Pa
   const total = header === null ? rows.length : Number(header);
   return { rows, total: Number.isFinite(total) ? total : rows.length };
 }
+
+/**
+ * The URL of an API path for the browser to load by itself (an <img>, a download link),
+ * checked against the schema's paths: `{name}` parts are filled from params.
+ */
+export function apiUrl(
+  path: keyof paths,
+  params: Record<string, string> = {},
+  query?: URLSearchParams,
+): string {
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(params[name] ?? ''),
+  );
+  const search = query?.toString();
+  return search ? `${filled}?${search}` : filled;
+}

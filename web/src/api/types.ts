@@ -59,3 +59,14 @@ export type SsoSettings = Ok<paths['/api/ssosettings']['get']>;
 export type SsoSettingsWrite = Body<paths['/api/ssosettings']['put']>;
 
 export type AuditEntry = Ok<paths['/api/auditlog']['get']>[number];
+export type ImageCategory = Ok<paths['/api/image-categories/{category_id}']['get']>;
+export type ImageCategoryWrite = Body<paths['/api/image-categories']['post']>;
+
+export type ImageMeta = Ok<paths['/api/images/{image_id}/meta']['get']>;
+export type ImageWrite = Body<paths['/api/images/{image_id}/meta']['put']>;
+export type ImageBulkEdit = Body<paths['/api/images/edit']['post']>;
+export type ImageUploader = Ok<paths['/api/images/uploaders/{user_id}']['get']>;
+/** The image search query, as GET images and the exports of a search take it. */
+export type ImageSearchParams = NonNullable<
+  NonNullable<paths['/api/images']['get']['parameters']['query']>
+>;

@@ -14,6 +14,10 @@ const SiteEditPage = lazy(() => import('../features/sites/SiteEditPage'));
 const UsersPage = lazy(() => import('../features/users/UsersPage'));
 const UserEditPage = lazy(() => import('../features/users/UserEditPage'));
 const ProfilePage = lazy(() => import('../features/userme/ProfilePage'));
+const ImagesPage = lazy(() => import('../features/images/ImagesPage'));
+const ImageEditPage = lazy(() => import('../features/images/ImageEditPage'));
+const CategoriesPage = lazy(() => import('../features/categories/CategoriesPage'));
+const CategoryEditPage = lazy(() => import('../features/categories/CategoryEditPage'));
 const OrganizationsPage = lazy(() => import('../features/organizations/OrganizationsPage'));
 const OrganizationEditPage = lazy(() => import('../features/organizations/OrganizationEditPage'));
 const EventsPage = lazy(() => import('../features/events/EventsPage'));
@@ -55,6 +59,10 @@ export const routes: RouteObject[] = [
     children: [
       { index: true, element: <ToHome /> },
       { path: 'home', element: page(HomePage) },
+      { path: 'images', element: page(ImagesPage) },
+      { path: 'images/:id', element: page(ImageEditPage) },
+      { path: 'categories', element: page(CategoriesPage) },
+      { path: 'categories/:id', element: page(CategoryEditPage) },
       { path: 'sites', element: page(SitesPage) },
       { path: 'sites/:id', element: page(SiteEditPage) },
       { path: 'users', element: page(UsersPage) },

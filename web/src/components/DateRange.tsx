@@ -2,16 +2,27 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import ButtonGroup from '@mui/material/ButtonGroup';
 import { DatePicker } from '@mui/x-date-pickers/DatePicker';
-import dayjs from 'dayjs';
+import dayjs, { type Dayjs } from 'dayjs';
 import { lastDays, type DateRangeValue } from './format';
 
 export type { DateRangeValue } from './format';
 
-export const QUICK_RANGES = [
-  { label: 'Today', days: 1 },
-  { label: 'Last 7 Days', days: 7 },
-  { label: 'Last 30 Days', days: 30 },
-] as const;
+export interface QuickRange {
+  label: string;
+  range: (now: Dayjs) => DateRangeValue;
+}
+
+export const QUICK_RANGES: readonly QuickRange[] = [
+  { label: 'Today', range: (now) => lastDays(1, now) },
+  { label: 'Last 7 Days', range: (now) => lastDays(7, now) },
+  { label: 'Last 30 Days', range: (now) => lastDays(30, now) },
+];
+
+/** A range that may be unset (no date filter); picking one date sets both ends. */
+export interface OptionalDateRange {
+  start: Dayjs | null;
+  end: Dayjs | null;
+}
 
 /** Start and End Date pickers with the quick ranges; the range covers whole days. */
 export function DateRange({
@@ -19,11 +30,13 @@ export function DateRange({
   onChange,
   disableFuture = false,
   showShortcuts = true,
+  shortcuts = QUICK_RANGES,
 }: {
-  value: DateRangeValue;
+  value: DateRangeValue | OptionalDateRange;
   onChange: (range: DateRangeValue) => void;
   disableFuture?: boolean;
   showShortcuts?: boolean;
+  shortcuts?: readonly QuickRange[];
 }) {
   return (
     <Box
@@ -34,22 +47,30 @@ export function DateRange({
         label="Start Date"
         value={value.start}
         disableFuture={disableFuture}
-        maxDate={value.end}
-        onChange={(d) => d && d.isValid() && onChange({ ...value, start: d.startOf('day') })}
+        maxDate={value.end ?? undefined}
+        onChange={(d) =>
+          d &&
+          d.isValid() &&
+          onChange({ start: d.startOf('day'), end: value.end ?? d.endOf('day') })
+        }
         slotProps={{ textField: { size: 'small', sx: { width: { xs: '100%', sm: 180 } } } }}
       />
       <DatePicker
         label="End Date"
         value={value.end}
         disableFuture={disableFuture}
-        minDate={value.start}
-        onChange={(d) => d && d.isValid() && onChange({ ...value, end: d.endOf('day') })}
+        minDate={value.start ?? undefined}
+        onChange={(d) =>
+          d &&
+          d.isValid() &&
+          onChange({ start: value.start ?? d.startOf('day'), end: d.endOf('day') })
+        }
         slotProps={{ textField: { size: 'small', sx: { width: { xs: '100%', sm: 180 } } } }}
       />
       {showShortcuts && (
         <ButtonGroup variant="outlined" size="small" aria-label="Quick ranges">
-          {QUICK_RANGES.map((r) => (
-            <Button key={r.label} onClick={() => onChange(lastDays(r.days, dayjs()))}>
+          {shortcuts.map((r) => (
+            <Button key={r.label} onClick={() => onChange(r.range(dayjs()))}>
               {r.label}
             </Button>
           ))}

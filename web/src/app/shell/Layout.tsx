@@ -6,7 +6,7 @@ import Button from '@mui/material/Button';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { errorText } from '../../api/client';
 import { Loading } from '../../components/Loading';
@@ -18,6 +18,9 @@ import { DRAWER_WIDTH } from '../theme';
 import { AccountMenu } from './AccountMenu';
 import { DrawerContent } from './DrawerContent';
 import { SearchField } from './SearchField';
+
+// The images route has a richer search bar: its own chunk, loaded on that route only.
+const ImageSearchBar = lazy(() => import('../../features/images/ImageSearchBar'));
 
 const hideOnPrint = { displayPrint: 'none' } as const;
 
@@ -85,7 +88,13 @@ function Shell() {
           </IconButton>
           <Box sx={{ flex: '1 1 auto', minWidth: 0 }}>
             {/* A new screen starts with an empty search box. */}
-            <SearchField key={pathname} />
+            {pathname === '/images' ? (
+              <Suspense fallback={<SearchField key={pathname} />}>
+                <ImageSearchBar />
+              </Suspense>
+            ) : (
+              <SearchField key={pathname} />
+            )}
           </Box>
           <Box sx={{ display: { xs: 'none', sm: 'block' } }}>
             <AccountMenu variant="menu" />

@@ -1,0 +1,238 @@
+"""Reading an uploaded photo: its type from its bytes, its EXIF data, upright thumbnails.
+
+Everything here runs on bytes in memory and raises BadImage before anything is stored.
+"""
+
+import io
+import warnings
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, timezone
+from fractions import Fraction
+from typing import Any
+
+import anyio
+import pillow_heif
+from PIL import Image, ImageOps
+
+pillow_heif.register_heif_opener()
+# Our own pixel limit below answers for decompression bombs; Pillow warns about damaged
+# EXIF tags it skips, and the photo is read without them. Set once: filters are global.
+warnings.filterwarnings("ignore", category=Image.DecompressionBombWarning)
+warnings.filterwarnings("ignore", category=UserWarning, module=r"PIL\.")
+
+MAX_UPLOAD_BYTES = 25 * 1024 * 1024
+# 100 megapixels: larger than any phone or camera photo, small enough to decode safely.
+MAX_PIXELS = 100_000_000
+# Photos decoded at once: each may take a few hundred MB while it is read.
+PROCESSING_THREADS = 2
+THUMB_SIZE = 800
+MINI_SIZE = 200
+
+# What we accept, by the type Pillow reads from the bytes (never the file name).
+CONTENT_TYPES = {
+    "JPEG": ("image/jpeg", "jpg"),
+    # Phones often add a second picture (depth, preview) to a JPEG: that is MPO, still a JPEG.
+    "MPO": ("image/jpeg", "jpg"),
+    "PNG": ("image/png", "png"),
+    "WEBP": ("image/webp", "webp"),
+    "HEIF": ("image/heic", "heic"),
+}
+# Pillow's JPEG opener also answers for MPO files.
+ALLOWED_FORMATS = ("JPEG", "PNG", "WEBP", "HEIF")
+
+_ORIENTATION = 0x0112
+_MAKE = 0x010F
+_MODEL = 0x0110
+_DATETIME = 0x0132
+_EXIF_IFD = 0x8769
+_GPS_IFD = 0x8825
+_DATETIME_ORIGINAL = 0x9003
+_OFFSET_TIME_ORIGINAL = 0x9011
+
+
+class BadImage(Exception):
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Processed:
+    format: str  # jpg, png, webp, heic
+    content_type: str
+    width: int
+    height: int
+    orientation: int
+    device: str
+    taken_at: datetime | None
+    longitude: float
+    latitude: float
+    thumb: bytes
+    mini: bytes
+
+
+def _rational(value: Any) -> float:
+    if isinstance(value, tuple) and len(value) == 2:
+        return float(Fraction(int(value[0]), int(value[1]))) if value[1] else 0.0
+    return float(value)
+
+
+def _degrees(parts: Any, ref: Any) -> float | None:
+    try:
+        d, m, s = (_rational(p) for p in parts)
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+    value = d + m / 60 + s / 3600
+    if str(ref).strip().upper() in ("S", "W"):
+        value = -value
+    return value
+
+
+def read_gps(gps: Any) -> tuple[float, float]:
+    """[longitude, latitude] from an EXIF GPS directory; (0, 0) when absent or invalid."""
+    if not gps:
+        return 0.0, 0.0
+    latitude = _degrees(gps.get(2), gps.get(1, "N"))
+    longitude = _degrees(gps.get(4), gps.get(3, "E"))
+    if latitude is None or longitude is None:
+        return 0.0, 0.0
+    if not (-90 <= latitude <= 90 and -180 <= longitude <= 180):
+        return 0.0, 0.0
+    return round(longitude, 7), round(latitude, 7)
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    return str(value or "").replace("\x00", "").strip()
+
+
+def read_time(stamp: Any, offset: Any) -> datetime | None:
+    """EXIF 'YYYY:MM:DD HH:MM:SS' in the offset it names; UTC when it names none."""
+    text = _text(stamp)
+    try:
+        taken = datetime.strptime(text[:19], "%Y:%m:%d %H:%M:%S")
+    except ValueError:
+        return None
+    zone: timezone = UTC
+    offset_text = _text(offset)
+    if len(offset_text) == 6 and offset_text[0] in "+-" and offset_text[3] == ":":
+        try:
+            delta = timedelta(hours=int(offset_text[1:3]), minutes=int(offset_text[4:6]))
+        except ValueError:
+            delta = timedelta()
+        zone = timezone(-delta if offset_text[0] == "-" else delta)
+    return taken.replace(tzinfo=zone).astimezone(UTC)
+
+
+def _device(make: str, model: str) -> str:
+    if make and model.lower().startswith(make.lower()):
+        return model
+    return " ".join(p for p in (make, model) if p)[:200]
+
+
+def _jpeg(image: Image.Image, size: int) -> bytes:
+    copy = image.copy()
+    copy.thumbnail((size, size), Image.Resampling.LANCZOS)
+    if copy.mode not in ("RGB", "L"):
+        background = Image.new("RGB", copy.size, (255, 255, 255))
+        rgba = copy.convert("RGBA")
+        background.paste(rgba, mask=rgba.getchannel("A"))
+        copy = background
+    out = io.BytesIO()
+    copy.save(out, "JPEG", quality=85, optimize=True)
+    return out.getvalue()
+
+
+def _metadata(image: Image.Image) -> tuple[int, datetime | None, float, float, str]:
+    """Orientation, time taken, longitude, latitude and device; defaults when EXIF is bad."""
+    try:
+        exif = image.getexif()
+        orientation = int(exif.get(_ORIENTATION, 1) or 1)
+        if orientation not in range(1, 9):
+            orientation = 1
+        details = exif.get_ifd(_EXIF_IFD)
+        taken_at = read_time(
+            details.get(_DATETIME_ORIGINAL) or exif.get(_DATETIME),
+            details.get(_OFFSET_TIME_ORIGINAL),
+        )
+        longitude, latitude = read_gps(exif.get_ifd(_GPS_IFD))
+        device = _device(_text(exif.get(_MAKE)), _text(exif.get(_MODEL)))
+    except Exception:  # a damaged EXIF block: the photo itself is still good
+        return 1, None, 0.0, 0.0, ""
+    return orientation, taken_at, longitude, latitude, device
+
+
+def process(data: bytes) -> Processed:
+    """Check the bytes are a whole photo of an accepted type; read it and make thumbnails."""
+    if not data:
+        raise BadImage("The file is empty", "empty file")
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise BadImage(f"The file is over {MAX_UPLOAD_BYTES // (1024 * 1024)} MiB", "too large")
+    try:
+        image = Image.open(io.BytesIO(data), formats=ALLOWED_FORMATS)
+    except Image.DecompressionBombError as exc:
+        raise BadImage("The image has too many pixels", "too many pixels") from exc
+    except Exception as exc:  # a malformed file may make any parser error
+        raise BadImage(
+            "The file is not a JPEG, PNG, WebP or HEIC image", "unsupported type"
+        ) from exc
+    with image:
+        kind = image.format or ""
+        if kind not in CONTENT_TYPES:
+            raise BadImage("The file is not a JPEG, PNG, WebP or HEIC image", "unsupported type")
+        width, height = image.size
+        if width <= 0 or height <= 0 or width * height > MAX_PIXELS:
+            raise BadImage(
+                f"The image has too many pixels ({width}x{height}); the limit is "
+                f"{MAX_PIXELS // 1_000_000} megapixels",
+                "too many pixels",
+            )
+        try:
+            image.load()
+        except Image.DecompressionBombError as exc:
+            raise BadImage("The image has too many pixels", "too many pixels") from exc
+        except Exception as exc:  # a malformed file may make any decoder error
+            raise BadImage(
+                "The image is damaged or truncated and cannot be read", "damaged image"
+            ) from exc
+        orientation, taken_at, longitude, latitude, device = _metadata(image)
+        try:
+            upright = ImageOps.exif_transpose(image)
+        except Exception:  # an orientation Pillow cannot apply: keep the pixels as stored
+            upright = image
+        # The size people see: width and height of the upright photo.
+        width, height = upright.size
+        try:
+            thumb = _jpeg(upright, THUMB_SIZE)
+            mini = _jpeg(upright, MINI_SIZE)
+        except Exception as exc:
+            raise BadImage(
+                "The image is damaged or truncated and cannot be read", "damaged image"
+            ) from exc
+    content_type, extension = CONTENT_TYPES[kind]
+    return Processed(
+        format=extension,
+        content_type=content_type,
+        width=width,
+        height=height,
+        orientation=orientation,
+        device=device,
+        taken_at=taken_at,
+        longitude=longitude,
+        latitude=latitude,
+        thumb=thumb,
+        mini=mini,
+    )
+
+
+_limiter: anyio.CapacityLimiter | None = None
+
+
+async def process_photo(data: bytes) -> Processed:
+    """process() in a worker thread, a few photos at a time so memory stays bounded."""
+    global _limiter
+    if _limiter is None:
+        _limiter = anyio.CapacityLimiter(PROCESSING_THREADS)
+    return await anyio.to_thread.run_sync(process, data, limiter=_limiter)

@@ -1,0 +1,442 @@
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import ChevronLeft from '@mui/icons-material/ChevronLeft';
+import ChevronRight from '@mui/icons-material/ChevronRight';
+import DeleteOutline from '@mui/icons-material/DeleteOutlined';
+import Download from '@mui/icons-material/Download';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import InfoOutlined from '@mui/icons-material/InfoOutlined';
+import Save from '@mui/icons-material/Save';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Collapse from '@mui/material/Collapse';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import Drawer from '@mui/material/Drawer';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useBlocker, useParams, useSearchParams } from 'react-router';
+import type { ImageMeta } from '../../api/types';
+import { ConfirmDialog, deleteConfirmMessage } from '../../components/ConfirmDialog';
+import { formatBytes, formatImageDate } from '../../components/format';
+import { LoadGate } from '../../components/LoadGate';
+import { useSnackbar } from '../../components/Snackbar';
+import { usePermissions } from '../session/queries';
+import { useSiteNavigate } from '../session/SiteContext';
+import { CategoryPicker, TagPicker, type CategoryChoice } from './LabelPickers';
+import { locationOf, mapsUrl } from './location';
+import {
+  imageUrl,
+  rememberUploadFields,
+  useDeleteImages,
+  useImage,
+  useImages,
+  useSaveImage,
+  useUploader,
+} from './queries';
+import { searchFromParams, searchParams } from './search';
+
+/** Below this width the metadata drawer slides over the image instead of sitting beside it. */
+export const DRAWER_BREAKPOINT = '(min-width:800px)';
+const DRAWER_WIDTH = 360;
+/** Formats a browser shows by itself; others (HEIC) are shown through their thumbnail. */
+const BROWSER_FORMATS = ['jpg', 'png', 'webp'];
+
+interface Labels {
+  tags: string[];
+  categories: CategoryChoice[];
+  annotation: string;
+}
+
+function labelsOf(image: ImageMeta): Labels {
+  return {
+    tags: image.tags,
+    categories: image.categories.map((c) => ({ id: c.id, name: c.name ?? '' })),
+    annotation: image.annotation,
+  };
+}
+
+function sameLabels(a: Labels, b: Labels): boolean {
+  return (
+    a.annotation === b.annotation &&
+    a.tags.join('\u001f') === b.tags.join('\u001f') &&
+    a.categories.map((c) => c.id).join(',') === b.categories.map((c) => c.id).join(',')
+  );
+}
+
+function ReadOnly({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <Box>
+      <Typography variant="caption" color="text.secondary" component="div">
+        {label}
+      </Typography>
+      <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+        {value || '\u00a0'}
+      </Typography>
+    </Box>
+  );
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el) return false;
+  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
+}
+
+function ImageEditor({ image }: { image: ImageMeta }) {
+  const theme = useTheme();
+  const wide = useMediaQuery(DRAWER_BREAKPOINT);
+  const phone = useMediaQuery(theme.breakpoints.down('sm'));
+  const perms = usePermissions();
+  const snackbar = useSnackbar();
+  const navigate = useSiteNavigate();
+  const [params] = useSearchParams();
+  const fromUpload = params.get('fromUpload') === 'true';
+  const search = useMemo(() => searchFromParams(params), [params]);
+  const listQuery = searchParams(search).toString();
+  const withList = (path: string) => (listQuery ? `${path}?${listQuery}` : path);
+
+  const [initial, setInitial] = useState<Labels>(() => labelsOf(image));
+  const [labels, setLabels] = useState<Labels>(initial);
+  const dirty = !sameLabels(labels, initial);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const [more, setMore] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const save = useSaveImage();
+  const remove = useDeleteImages();
+  const uploader = useUploader(image.uploader);
+  const canModify = perms.can('images', 'modify');
+  const canDelete = perms.can('images', 'delete');
+
+  // Stepping: the gallery's list for the same search, loading more pages as needed.
+  const list = useImages(search);
+  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.rows) ?? [], [list.data]);
+  const index = rows.findIndex((r) => r.id === image.id);
+  const previous = index > 0 ? rows[index - 1] : undefined;
+  const next = index >= 0 ? rows[index + 1] : undefined;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  useEffect(() => {
+    if (index >= 0 && index >= rows.length - 2 && hasNextPage && !isFetchingNextPage) {
+      void fetchNextPage();
+    }
+  }, [index, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  // Leaving with unsaved changes asks first: in the console, and through the browser.
+  const deleted = useRef(false);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      !deleted.current && dirty && currentLocation.pathname !== nextLocation.pathname,
+  );
+  useEffect(() => {
+    if (!dirty) return undefined;
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+
+  const step = useCallback(
+    (target: ImageMeta | undefined) => {
+      if (target) navigate(withList(`/images/${target.id}`));
+    },
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [navigate, listQuery],
+  );
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (isTyping(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
+      // Not while a dialog, menu or drawer is open over the image.
+      const modals = Array.from(document.querySelectorAll('.MuiModal-root'));
+      if (modals.some((m) => !m.classList.contains('MuiModal-hidden'))) return;
+      if (e.key === 'ArrowLeft') step(previous);
+      if (e.key === 'ArrowRight') step(next);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [step, previous, next]);
+
+  const doSave = async (): Promise<boolean> => {
+    try {
+      const saved = await save.mutateAsync({
+        id: image.id,
+        body: {
+          annotation: labels.annotation,
+          tags: labels.tags,
+          categories: labels.categories.map((c) => ({ id: c.id, name: c.name })),
+          location: image.location,
+        },
+      });
+      const now = labelsOf(saved);
+      setInitial(now);
+      setLabels(now);
+      if (fromUpload) {
+        rememberUploadFields({ tags: now.tags, categories: now.categories.map((c) => c.id) });
+      }
+      snackbar.notify('Saved');
+      return true;
+    } catch (err) {
+      console.error('Saving the image failed', err);
+      return false;
+    }
+  };
+
+  const doDelete = async () => {
+    try {
+      await remove.mutateAsync([image.id]);
+      setDeleting(false);
+      deleted.current = true;
+      navigate(withList('/images'), { replace: true });
+    } catch (err) {
+      console.error('Deleting the image failed', err);
+      setDeleting(false);
+      snackbar.error('Error deleting images');
+    }
+  };
+
+  const location = locationOf(image);
+  const photo = image.cloud_photos[0];
+  const format = photo?.format ?? 'jpg';
+  const showOriginal = !phone && BROWSER_FORMATS.includes(format);
+
+  const details = (
+    <Stack spacing={2} sx={{ p: 2 }} data-testid="image-details">
+      <ReadOnly label="Time Taken" value={formatImageDate(image.timestamp)} />
+      <ReadOnly
+        label="Uploaded By"
+        value={uploader.isError ? 'unavailable' : (uploader.data?.username ?? '')}
+      />
+      <ReadOnly label="Upload Date" value={formatImageDate(image.timeCreated)} />
+      {location && (
+        <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'center' }}>
+          <TextField
+            size="small"
+            label="Latitude"
+            value={location[1]}
+            slotProps={{ input: { readOnly: true } }}
+            sx={{ width: 140 }}
+          />
+          <TextField
+            size="small"
+            label="Longitude"
+            value={location[0]}
+            slotProps={{ input: { readOnly: true } }}
+            sx={{ width: 140 }}
+          />
+          <Link href={mapsUrl(location)} target="_blank" rel="noopener noreferrer">
+            Open in Maps
+          </Link>
+        </Box>
+      )}
+      <CategoryPicker
+        label="Categories"
+        value={labels.categories}
+        readOnly={!canModify}
+        onChange={(categories) => setLabels((l) => ({ ...l, categories }))}
+      />
+      <TagPicker
+        label="Tags"
+        value={labels.tags}
+        readOnly={!canModify}
+        onChange={(tags) => setLabels((l) => ({ ...l, tags }))}
+      />
+      <TextField
+        label="Comment"
+        multiline
+        minRows={2}
+        value={labels.annotation}
+        slotProps={{ input: { readOnly: !canModify } }}
+        onChange={(e) => setLabels((l) => ({ ...l, annotation: e.target.value }))}
+      />
+      <Box>
+        <Button
+          onClick={() => setMore((m) => !m)}
+          endIcon={more ? <ExpandLess /> : <ExpandMore />}
+          aria-expanded={more}
+        >
+          More Information
+        </Button>
+        <Collapse in={more}>
+          <Stack spacing={1.5} sx={{ pt: 1 }}>
+            <ReadOnly label="Size" value={formatBytes(photo?.bytes ?? 0)} />
+            <ReadOnly label="Resolution" value={photo ? `${photo.size.X} x ${photo.size.Y}` : ''} />
+            <ReadOnly label="Format" value={format.toUpperCase()} />
+            <ReadOnly label="Device" value={image.exif_data.device} />
+          </Stack>
+        </Collapse>
+      </Box>
+    </Stack>
+  );
+
+  const actions = (
+    <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
+      <Button startIcon={<ArrowBack />} onClick={() => navigate(withList('/images'))}>
+        Exit
+      </Button>
+      <Box sx={{ flex: 1 }} />
+      {!wide && (
+        <Button startIcon={<InfoOutlined />} onClick={() => setDrawerOpen(true)}>
+          Details
+        </Button>
+      )}
+      <Button
+        startIcon={<Download />}
+        component="a"
+        href={imageUrl(image.id, 'original', true)}
+        download={`${image.id}.${format}`}
+      >
+        Download
+      </Button>
+      {canDelete && (
+        <Button color="error" startIcon={<DeleteOutline />} onClick={() => setDeleting(true)}>
+          Delete
+        </Button>
+      )}
+      {canModify && (
+        <Button
+          variant="contained"
+          startIcon={<Save />}
+          disabled={save.isPending}
+          onClick={() => void doSave()}
+        >
+          Save
+        </Button>
+      )}
+    </Box>
+  );
+
+  return (
+    <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start' }}>
+      <Box sx={{ flex: 1, minWidth: 0 }}>
+        <Typography variant="h5" component="h1" noWrap sx={{ mb: 1 }}>
+          {image.name || 'Image'}
+        </Typography>
+        {actions}
+        <Box
+          sx={{
+            position: 'relative',
+            mt: 1.5,
+            bgcolor: 'grey.900',
+            borderRadius: 1,
+            display: 'flex',
+            justifyContent: 'center',
+            alignItems: 'center',
+            minHeight: { xs: 240, sm: 420 },
+          }}
+        >
+          <Box
+            component="img"
+            src={imageUrl(image.id, showOriginal ? 'original' : 'thumb')}
+            alt={image.name || image.id}
+            data-testid="image-large"
+            sx={{ maxWidth: '100%', maxHeight: 'calc(100vh - 220px)', display: 'block' }}
+          />
+          <IconButton
+            aria-label="Previous image"
+            disabled={!previous}
+            onClick={() => step(previous)}
+            sx={{
+              position: 'absolute',
+              left: 8,
+              bgcolor: 'rgba(255,255,255,0.85)',
+              '&:hover': { bgcolor: '#fff' },
+              '&.Mui-disabled': { bgcolor: 'rgba(255,255,255,0.3)' },
+            }}
+          >
+            <ChevronLeft />
+          </IconButton>
+          <IconButton
+            aria-label="Next image"
+            disabled={!next}
+            onClick={() => step(next)}
+            sx={{
+              position: 'absolute',
+              right: 8,
+              bgcolor: 'rgba(255,255,255,0.85)',
+              '&:hover': { bgcolor: '#fff' },
+              '&.Mui-disabled': { bgcolor: 'rgba(255,255,255,0.3)' },
+            }}
+          >
+            <ChevronRight />
+          </IconButton>
+        </Box>
+      </Box>
+      {wide ? (
+        <Paper variant="outlined" sx={{ width: DRAWER_WIDTH, flexShrink: 0 }}>
+          {details}
+        </Paper>
+      ) : (
+        <Drawer
+          anchor="right"
+          open={drawerOpen}
+          onClose={() => setDrawerOpen(false)}
+          slotProps={{ paper: { sx: { width: `min(${DRAWER_WIDTH}px, 92vw)` } } }}
+        >
+          <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1, p: 1, pb: 0 }}>
+            <Button onClick={() => setDrawerOpen(false)}>Close</Button>
+            {canModify && (
+              <Button
+                variant="contained"
+                startIcon={<Save />}
+                disabled={save.isPending}
+                onClick={() => void doSave()}
+              >
+                Save
+              </Button>
+            )}
+          </Box>
+          {details}
+        </Drawer>
+      )}
+
+      <Dialog open={blocker.state === 'blocked'} onClose={() => blocker.reset?.()}>
+        <DialogTitle>Unsaved Changes Exist</DialogTitle>
+        <DialogContent>
+          <DialogContentText>
+            The tags, categories or comment of this image have changed. Save them before leaving?
+          </DialogContentText>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => blocker.proceed?.()}>Discard</Button>
+          <Button
+            variant="contained"
+            onClick={() =>
+              void doSave().then((ok) => (ok ? blocker.proceed?.() : blocker.reset?.()))
+            }
+          >
+            Save
+          </Button>
+        </DialogActions>
+      </Dialog>
+      <ConfirmDialog
+        open={deleting}
+        title="Confirm Delete"
+        message={deleteConfirmMessage('image')}
+        busy={remove.isPending}
+        onCancel={() => setDeleting(false)}
+        onConfirm={() => void doDelete()}
+      />
+    </Box>
+  );
+}
+
+export default function ImageEditPage() {
+  const { id = '' } = useParams();
+  const query = useImage(id);
+  return (
+    <LoadGate query={query} name="image">
+      {(image) => <ImageEditor key={image.id} image={image} />}
+    </LoadGate>
+  );
+}
