@@ -193,3 +193,16 @@ async def test_only_administrators_read_the_log(org_factory, role: str) -> None:
 
 async def test_the_log_needs_a_session(anonymous) -> None:
     assert_error(await anonymous.get("/api/auditlog"), 401)
+
+
+async def test_exports_are_logged(org_factory) -> None:
+    org: Org = await org_factory()
+    manager = org.client("Manager")
+    things = await manager.get("/api/things/export", params={"class": "item", "download": True})
+    assert things.status_code == 200, things.text
+    images = await manager.get("/api/images//csv", params={"tags": "dock"})
+    assert images.status_code == 200, images.text
+    rows = await entries(org, action="things.exported")
+    assert [(r["actor"], r["target"]) for r in rows] == [(org.usernames["Manager"], "items.xlsx")]
+    [image_export] = await entries(org, action="images.exported")
+    assert image_export["target"] == "csv" and image_export["detail"] == {"search": True}

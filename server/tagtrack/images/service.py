@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from fastapi import BackgroundTasks, UploadFile
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.errors import (
@@ -329,13 +330,21 @@ class ImageService:
         self, principal: Principal, ids_text: str | None, query: ImageSearch
     ) -> AsyncIterator[bytes]:
         ids = await self._selection(principal, ids_text, query)
+        await self._record_export(principal, "csv", ids)
         return csv_stream(self._csv_rows(principal.org_id, ids, query))
 
     async def export_zip(
         self, principal: Principal, ids_text: str | None, query: ImageSearch
     ) -> AsyncIterator[bytes]:
         ids = await self._selection(principal, ids_text, query)
+        await self._record_export(principal, "zip", ids)
         return zip_stream(self._zip_entries(principal.org_id, ids, query))
+
+    async def _record_export(self, principal: Principal, kind: str, ids: list[str] | None) -> None:
+        detail = {"selected": len(ids)} if ids is not None else {"search": True}
+        await record(
+            self.repository.session, principal, "images.exported", "images", "", kind, detail
+        )
 
     async def _csv_rows(
         self, org_id: str, ids: list[str] | None, query: ImageSearch

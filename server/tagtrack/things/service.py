@@ -2,6 +2,7 @@
 
 from collections.abc import AsyncIterator, Sequence
 
+from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound
 from tagtrack.kit.lists import ListParams
@@ -222,4 +223,12 @@ class ThingService:
                     break
             content = await sheet.finish()
         name = {"item": "items", "worker": "workers"}.get(filters.thing_class, "things")
+        await record(
+            self.repository.session,
+            principal,
+            "things.exported",
+            "things",
+            target=f"{name}.xlsx",
+            detail={"search": params.search, "sites": sites or "all"},
+        )
         return f"{name}.xlsx", content
