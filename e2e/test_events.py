@@ -146,7 +146,8 @@ def test_reads_appear_live_and_rows_open_their_thing(
     history = page.get_by_role("grid", name="Zone History")
     expect(history.get_by_role("row").filter(has_text="Inbound Dock")).to_be_visible()
     page.get_by_role("tab", name="Data").click()
-    expect(page.get_by_role("textbox", name="cFloat0")).to_have_value("48.25")
+    # The thing shows its sensor's latest value, from the read (it was 48.25 before).
+    expect(page.get_by_role("textbox", name="cFloat0")).to_have_value("21.5")
     shot(page, "thing-data-after-reads")
 
 

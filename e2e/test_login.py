@@ -53,9 +53,9 @@ def test_enter_submits_and_lands_on_the_shell(page: Page, console: Console) -> N
     page.get_by_label("Email").fill(MARCUS)
     page.get_by_label("Password").fill(console.demo_password)
     page.get_by_label("Password").press("Enter")
-    # The items route is not built yet, so it falls through to home.
-    expect(page).to_have_url(re.compile(r"/home\?site=\w+$"))
-    expect(page.get_by_role("heading", name="Home")).to_be_visible()
+    # Without a referer, sign-in lands on the items list (named by the demo's labels).
+    expect(page).to_have_url(re.compile(r"/items\?site=\w+$"))
+    expect(page.get_by_role("heading", name="Assets")).to_be_visible()
     selector = page.get_by_role("combobox", name="Site")
     expect(selector).to_have_text("Leeds Fulfilment Centre")
     selector.click()

@@ -71,4 +71,5 @@ def test_profile_password_rules_then_a_new_password(
     sign_in(page, user.email, user.password)
     expect(page.get_by_test_id("login-error")).to_have_text("Invalid username or password")
     sign_in(page, user.email, "Pallet-Jack-2026!")
-    expect(page.get_by_role("heading", name="Home")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/items"))
+    expect(page.get_by_test_id("top-bar")).to_be_visible()

@@ -446,10 +446,13 @@ FIXTURE_READS = {
 FIXTURE_FILES = sorted(FIXTURES.iterdir()) if FIXTURES.is_dir() else []
 
 
-@pytest.mark.parametrize("path", FIXTURE_FILES, ids=[path.name for path in FIXTURE_FILES])
-def test_published_reader_payloads_are_read(path: Path) -> None:
-    reads = parse(path.read_bytes())
-    assert reads, f"{path.name} gave no read"
-    assert all(read.tag and read.time.tzinfo is UTC for read in reads)
-    if path.name in FIXTURE_READS:
-        assert (len(reads), reads[0].tag) == FIXTURE_READS[path.name]
+# Defined only where the corpus is: a machine without it has no such test to run.
+if FIXTURE_FILES:
+
+    @pytest.mark.parametrize("path", FIXTURE_FILES, ids=[path.name for path in FIXTURE_FILES])
+    def test_published_reader_payloads_are_read(path: Path) -> None:
+        reads = parse(path.read_bytes())
+        assert reads, f"{path.name} gave no read"
+        assert all(read.tag and read.time.tzinfo is UTC for read in reads)
+        if path.name in FIXTURE_READS:
+            assert (len(reads), reads[0].tag) == FIXTURE_READS[path.name]
