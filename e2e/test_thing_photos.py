@@ -85,7 +85,6 @@ def test_attach_fail_open_and_remove_photos(
         ["Basic", "Events", "Zone History", "Photo", "Data", "Parents/Children"]
     )
     expect(box.get_by_text("No photos of this item yet")).to_be_visible()
-    expect(box.get_by_text("0 photos")).to_be_visible()
     shot(page, "thing-photos-empty")
 
     # One photo: its thumbnail shows, and the thing's photos hold it, filed under Things.
@@ -106,10 +105,10 @@ def test_attach_fail_open_and_remove_photos(
     cdp.send("Network.enable")
     cdp.send(
         "Network.emulateNetworkConditions",
-        {"offline": False, "latency": 20, "downloadThroughput": -1, "uploadThroughput": 300_000},
+        {"offline": False, "latency": 20, "downloadThroughput": -1, "uploadThroughput": 150_000},
     )
     box.get_by_test_id("photo-input").set_input_files(
-        {"name": "noise.jpg", "mimeType": "image/jpeg", "buffer": photo_jpeg(900, noise=True)}
+        {"name": "noise.jpg", "mimeType": "image/jpeg", "buffer": photo_jpeg(1200, noise=True)}
     )
     expect(box.get_by_test_id("photo-upload-progress")).to_have_text(re.compile(r"^\d{1,3}%$"))
     expect(box.get_by_role("button", name="Attach photos")).to_be_disabled()
@@ -157,7 +156,7 @@ def test_attach_fail_open_and_remove_photos(
     expect(tiles(page)).to_have_count(2)
     tiles(page).first.get_by_role("button", name="Remove photo").click()
     page.get_by_role("dialog", name="Remove Photo").get_by_role("button", name="I'm Sure").click()
-    expect(snackbar(page)).to_have_text("Photo removed")
+    expect(snackbar(page)).to_contain_text("Photo removed")
     expect(tiles(page)).to_have_count(1)
     expect(page.locator(f'[data-image-id="{first}"]')).to_have_count(0)
     assert photos_of(admin_api, thing["_id"]) == [second]

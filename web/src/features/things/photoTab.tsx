@@ -201,7 +201,7 @@ export function ThingPhotos({ thing, noun }: { thing: Thing; noun: string }) {
         }}
       >
         <Typography variant="body2" color="text.secondary">
-          {photos.length === 1 ? '1 photo' : `${photos.length} photos`}
+          {photos.length === 0 ? '' : photos.length === 1 ? '1 photo' : `${photos.length} photos`}
         </Typography>
         {canAttach && (
           <Button
