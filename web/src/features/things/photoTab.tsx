@@ -207,7 +207,8 @@ export function ThingPhotos({ thing, noun }: { thing: Thing; noun: string }) {
           <Button
             variant="contained"
             startIcon={<AddAPhoto />}
-            disabled={uploading}
+            loading={uploading}
+            loadingPosition="start"
             onClick={() => fileInput.current?.click()}
           >
             Attach photos
