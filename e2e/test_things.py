@@ -133,8 +133,8 @@ def test_create_and_edit_item(page: Page, console: Console, admin_api: APIReques
     klass = page.get_by_role("combobox", name="Class")
     expect(klass).to_have_text("Item")
     expect(klass).to_be_enabled()
-    # Events, history, data and links come once it exists.
-    expect(page.get_by_role("tab")).to_have_count(0)
+    # Events, history, data and links come once it exists; Photo says photos come then.
+    expect(page.get_by_role("tab")).to_have_text(["Basic", "Photo"])
 
     save(page)
     expect(snackbar(page)).to_contain_text("Name in the Basic tab is a required field.")
@@ -156,7 +156,7 @@ def test_create_and_edit_item(page: Page, console: Console, admin_api: APIReques
     row.click()
     expect(page.get_by_role("heading", name=name)).to_be_visible()
     expect(page.get_by_role("tab")).to_have_text(
-        ["Basic", "Events", "Zone History", "Data", "Parents/Children"]
+        ["Basic", "Events", "Zone History", "Photo", "Data", "Parents/Children"]
     )
     klass = page.get_by_role("combobox", name="Class")
     expect(klass).to_have_text("Item")

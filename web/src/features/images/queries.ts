@@ -154,6 +154,10 @@ const UPLOAD_PATH: keyof paths = '/api/images';
 export interface UploadFields {
   tags: string[];
   categories: string[];
+  /** The thing whose photos it joins (the thing Photo tab). */
+  thing?: string;
+  /** The category it is filed under with the thing (Things). */
+  category?: string;
 }
 
 /**
@@ -169,6 +173,8 @@ export function uploadImage(
   form.append('file', file);
   for (const tag of fields.tags) form.append('tags', tag);
   for (const category of fields.categories) form.append('categories', category);
+  if (fields.thing) form.append('thing', fields.thing);
+  if (fields.category) form.append('category', fields.category);
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', UPLOAD_PATH);

@@ -170,7 +170,7 @@ function ThingEditor({
       hidden: !live,
       content: live ? <ZoneHistoryTab thing={live} /> : null,
     },
-    photoTab<ThingForm>(),
+    photoTab<ThingForm>(live, className.toLowerCase()),
     { label: 'Data', hidden: !live, content: live ? <DataTab thing={live} /> : null },
     {
       label: 'Parents/Children',
