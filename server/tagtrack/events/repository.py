@@ -8,7 +8,7 @@ from sqlalchemy import Select, func, select
 from sqlalchemy.orm import aliased
 
 from tagtrack.kit.repository import Repository
-from tagtrack.models import Endpoint, Event, LocationTag, Thing, ThingTag, Zone, ZoneDuration
+from tagtrack.models import Endpoint, Event, LocationTag, Thing, Zone, ZoneDuration
 
 
 def _with_names() -> Select[Event, str, str, str, str]:
@@ -84,14 +84,6 @@ class EventRepository(Repository[Event]):
             .limit(1)
         )
         return (await self.session.execute(stmt)).first()
-
-    async def thing_by_tag(self, org_id: str, tag: str) -> Thing | None:
-        stmt = (
-            select(Thing)
-            .join(ThingTag, ThingTag.thing_id == Thing.id)
-            .where(ThingTag.org_id == org_id, ThingTag.tag == tag)
-        )
-        return await self.session.scalar(stmt)
 
     async def zone(self, org_id: str, zone_id: str) -> Zone | None:
         return await self.session.scalar(

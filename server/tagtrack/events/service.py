@@ -11,6 +11,7 @@ from tagtrack.lookups.tracking import or_unset, sites_in_scope
 from tagtrack.models import PendingRead
 from tagtrack.models.base import utcnow
 from tagtrack.processing.service import ProcessingService, nanoseconds
+from tagtrack.things.repository import ThingRepository
 from tagtrack.things.tags import normalize_tag
 
 
@@ -83,7 +84,7 @@ class EventService:
         zone = await self.repository.zone(principal.org_id, body.zone)
         if zone is None or not principal.sees_site(zone.site_id):
             raise NotFound("Zone not found")
-        if await self.repository.thing_by_tag(principal.org_id, tag) is None:
+        if await ThingRepository(self.repository.session).by_tag(principal.org_id, tag) is None:
             raise NotFound(f"No thing carries the tag {tag}")
         read = PendingRead(
             org_id=principal.org_id,

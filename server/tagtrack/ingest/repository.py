@@ -5,9 +5,9 @@ from collections.abc import Sequence
 from sqlalchemy import func, insert, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-from tagtrack.ingest.formats import Heartbeat, Read
+from tagtrack.ingest.formats import Read
 from tagtrack.kit.repository import Repository
-from tagtrack.models import Endpoint, EndpointStatus, IngestBatch, PendingRead, RawPayload
+from tagtrack.models import Endpoint, IngestBatch, PendingRead, RawPayload
 
 
 class IngestRepository(Repository[PendingRead]):
@@ -56,21 +56,6 @@ class IngestRepository(Repository[PendingRead]):
                 for read in reads
             ],
         )
-
-    async def add_statuses(self, endpoint: Endpoint, heartbeats: Sequence[Heartbeat]) -> None:
-        for beat in heartbeats:
-            self.session.add(
-                EndpointStatus(
-                    org_id=endpoint.org_id,
-                    endpoint_id=endpoint.id,
-                    time=beat.time,
-                    uptime=beat.uptime,
-                    reader_temp=beat.reader_temp,
-                    ip=beat.ip or "",
-                    version=beat.version or "",
-                )
-            )
-        await self.session.flush()
 
     async def keep_raw(self, endpoint: Endpoint, channel: str, body: bytes) -> None:
         self.session.add(

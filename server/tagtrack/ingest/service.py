@@ -2,7 +2,7 @@
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -13,7 +13,8 @@ from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import BadRequest, NotFound, Overloaded, Unauthorized
 from tagtrack.core.ids import is_id
-from tagtrack.ingest.formats import Payload, PayloadError, parse_payload, parse_status
+from tagtrack.endpoints.repository import EndpointRepository
+from tagtrack.ingest.formats import Heartbeat, Payload, PayloadError, parse_payload, parse_status
 from tagtrack.ingest.repository import IngestRepository
 from tagtrack.ingest.schemas import Accepted, ReaderConfig
 from tagtrack.models import Endpoint
@@ -61,6 +62,7 @@ class Admission:
 class IngestService:
     def __init__(self, session: AsyncSession, settings: Settings, admission: Admission) -> None:
         self.repository = IngestRepository(session)
+        self.endpoints = EndpointRepository(session)
         self.settings = settings
         self.admission = admission
 
@@ -88,7 +90,7 @@ class IngestService:
             if earlier is not None:
                 return Accepted(accepted=earlier, duplicate=True)
         await self.repository.queue(endpoint, payload.reads)
-        await self.repository.add_statuses(endpoint, payload.heartbeats)
+        await self._add_statuses(endpoint, payload.heartbeats)
         await self.repository.keep_raw(endpoint, channel, body)
         return Accepted(accepted=accepted)
 
@@ -116,7 +118,19 @@ class IngestService:
             beat = parse_status(body, received_at=utcnow())
         except PayloadError as exc:
             raise BadRequest(str(exc), reason="bad payload") from exc
-        await self.repository.add_statuses(endpoint, [beat])
+        await self._add_statuses(endpoint, [beat])
+
+    async def _add_statuses(self, endpoint: Endpoint, beats: Sequence[Heartbeat]) -> None:
+        for beat in beats:
+            await self.endpoints.add_status(
+                endpoint.org_id,
+                endpoint.id,
+                time=beat.time,
+                uptime=beat.uptime,
+                reader_temp=beat.reader_temp,
+                ip=beat.ip or "",
+                version=beat.version or "",
+            )
 
     def config(self, endpoint: Endpoint) -> ReaderConfig:
         return ReaderConfig(

@@ -148,16 +148,6 @@ class ThingRepository(Repository[Thing]):
 
     # Tags: one row per distinct normalised tag, unique within the organisation.
 
-    async def ids_by_tags(self, org_id: str, tags: Sequence[str]) -> dict[str, str]:
-        """{normalize_tag(tag): thing id} for those of `tags` some thing carries."""
-        wanted = normalize_tags(tags)
-        if not wanted:
-            return {}
-        stmt = select(ThingTag.tag, ThingTag.thing_id).where(
-            ThingTag.org_id == org_id, ThingTag.tag.in_(wanted)
-        )
-        return {tag: thing_id for tag, thing_id in await self.session.execute(stmt)}
-
     async def tag_taken(
         self, org_id: str, tags: Sequence[str], except_thing: str | None
     ) -> str | None:
