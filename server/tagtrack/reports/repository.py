@@ -5,6 +5,7 @@ from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import ColumnElement, Select, func, select, update
+from sqlalchemy.dialects.postgresql import distinct_on
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import aliased
 
@@ -151,7 +152,7 @@ class ReportRepository(Repository[ReportConfig]):
         """Things whose last read in the zones is before the period, by name."""
         last = (
             select(Event.thing_id, Event.zone_id, Event.time)
-            .distinct(Event.thing_id)
+            .ext(distinct_on(Event.thing_id))
             .where(Event.org_id == org_id, *self._zone_filter(site_id, zone_ids))
             .order_by(Event.thing_id, Event.time.desc(), Event.id.desc())
             .subquery()
@@ -265,8 +266,10 @@ class DailyRepository(Repository[DailyRun]):
 
     model = DailyRun
 
-    async def scheduled_sites(self) -> Sequence[Site]:
+    async def scheduled_sites(self, org_id: str | None) -> Sequence[Site]:
         stmt = select(Site).where(Site.report_daily_time != "").order_by(Site.id)
+        if org_id is not None:
+            stmt = stmt.where(Site.org_id == org_id)
         return (await self.session.execute(stmt)).scalars().all()
 
     async def claim(self, site: Site, kind: str, day: date, time: datetime) -> str | None:
