@@ -3,16 +3,23 @@ report mail, once each however many schedulers run."""
 
 import asyncio
 import io
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from openpyxl import load_workbook
 from sqlalchemy import select
 
 from tagtrack.core.config import Settings
+from tagtrack.core.db import create_engine, create_sessionmaker
+from tagtrack.core.migrate import upgrade
+from tagtrack.demo.seed import seed_demo
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
-from tagtrack.models import DailyRun
+from tagtrack.models import DailyRun, ReportConfig, Site
+from tagtrack.orgs.repository import OrganizationRepository
+from tagtrack.orgs.service import OrganizationService
 from tagtrack.reports.daily import DailyJobs
+from tagtrack.roles.repository import RoleRepository
+from tests.database import fresh_database
 from tests.mailbox import smtp_server
 from tests.reporting import formats, org_with_floor, seconds, values
 from tests.tracking import Floor, epc
@@ -210,3 +217,33 @@ async def test_a_failed_send_is_tried_again_the_same_day(
         await asyncio.sleep(0.2)
     assert len(mailbox.to("ops@example.com")) == 1
     assert [kind for kind, _, _ in await runs(floor)] == ["inventory", "mail"]
+
+
+async def test_demo_sites_mail_a_daily_report(tmp_path: Any) -> None:
+    with fresh_database() as url:
+        upgrade(url)
+        engine = create_engine(url)
+        maker = create_sessionmaker(engine)
+        try:
+            async with maker() as session, session.begin():
+                await OrganizationService(
+                    OrganizationRepository(session), RoleRepository(session)
+                ).create_organization("Demo", "demo")
+            assert await seed_demo(maker, "Demo-Password-123") is not None
+            async with maker() as session:
+                sites = (await session.execute(select(Site))).scalars().all()
+                configs = (await session.execute(select(ReportConfig))).scalars().all()
+            with smtp_server() as (mailbox, smtp):
+                jobs = DailyJobs(maker, Settings(smtp_url=smtp, data_dir=tmp_path))
+                await jobs.run_due(datetime.now(tz=UTC) + timedelta(days=1))
+                await asyncio.sleep(0.2)
+        finally:
+            await engine.dispose()
+    assert len(sites) == 3 and all(s.report_daily_time and s.report_emails for s in sites)
+    for site in sites:
+        mine = [c for c in configs if c.site_id == site.id]
+        assert len(mine) == 3 and sum(c.email for c in mine) == 1
+        [mail] = mailbox.to(site.report_emails[0])
+        assert [p.get_filename() for p in mail.walk() if p.get_filename()] == [
+            "Vehicles on the move.xlsx"
+        ]
