@@ -10,16 +10,11 @@ from openpyxl import load_workbook
 from sqlalchemy import select
 
 from tagtrack.core.config import Settings
-from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.core.migrate import upgrade
 from tagtrack.demo.seed import seed_demo
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
 from tagtrack.models import DailyRun, ReportConfig, Site
-from tagtrack.orgs.repository import OrganizationRepository
-from tagtrack.orgs.service import OrganizationService
 from tagtrack.reports.daily import DailyJobs
-from tagtrack.roles.repository import RoleRepository
-from tests.database import fresh_database
+from tests.database import database_with_org
 from tests.mailbox import smtp_server
 from tests.reporting import formats, org_with_floor, seconds, values
 from tests.tracking import Floor, epc
@@ -220,25 +215,15 @@ async def test_a_failed_send_is_tried_again_the_same_day(
 
 
 async def test_demo_sites_mail_a_daily_report(tmp_path: Any) -> None:
-    with fresh_database() as url:
-        upgrade(url)
-        engine = create_engine(url)
-        maker = create_sessionmaker(engine)
-        try:
-            async with maker() as session, session.begin():
-                await OrganizationService(
-                    OrganizationRepository(session), RoleRepository(session)
-                ).create_organization("Demo", "demo")
-            assert await seed_demo(maker, "Demo-Password-123") is not None
-            async with maker() as session:
-                sites = (await session.execute(select(Site))).scalars().all()
-                configs = (await session.execute(select(ReportConfig))).scalars().all()
-            with smtp_server() as (mailbox, smtp):
-                jobs = DailyJobs(maker, Settings(smtp_url=smtp, data_dir=tmp_path))
-                await jobs.run_due(datetime.now(tz=UTC) + timedelta(days=1))
-                await asyncio.sleep(0.2)
-        finally:
-            await engine.dispose()
+    async with database_with_org("Demo", "demo") as (maker, _):
+        assert await seed_demo(maker, "Demo-Password-123") is not None
+        async with maker() as session:
+            sites = (await session.execute(select(Site))).scalars().all()
+            configs = (await session.execute(select(ReportConfig))).scalars().all()
+        with smtp_server() as (mailbox, smtp):
+            jobs = DailyJobs(maker, Settings(smtp_url=smtp, data_dir=tmp_path))
+            await jobs.run_due(datetime.now(tz=UTC) + timedelta(days=1))
+            await asyncio.sleep(0.2)
     assert len(sites) == 3 and all(s.report_daily_time and s.report_emails for s in sites)
     for site in sites:
         mine = [c for c in configs if c.site_id == site.id]

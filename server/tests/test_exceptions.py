@@ -19,8 +19,9 @@ async def add(floor: Floor, **fields: Any) -> TrackingException:
 
 
 async def test_exceptions_list_detail_and_export(
-    org_factory: Any, sessionmaker: Any, settings: Any, anonymous: Any
+    org_factory: Any, sessionmaker: Any, settings: Any, anonymous: Any, monkeypatch: Any
 ) -> None:
+    monkeypatch.setattr("tagtrack.exceptions.repository.EXPORT_CHUNK", 2)
     org, floor = await org_with_floor(org_factory, sessionmaker, settings, anonymous)
     door = await floor.endpoint("Door")
     quarantine = await floor.zone("Quarantine", gates=[(door, "IN", -1)], duration=5 * 60 * NS)

@@ -76,8 +76,10 @@ async def shop(org_factory: Any, sessionmaker: Any, settings: Any, anonymous: An
 
 
 async def test_seen_report_rows_headings_and_summary(
-    org_factory: Any, sessionmaker: Any, settings: Any, anonymous: Any
+    org_factory: Any, sessionmaker: Any, settings: Any, anonymous: Any, monkeypatch: Any
 ) -> None:
+    # Rows are fetched and written a chunk at a time: one row per chunk here.
+    monkeypatch.setattr("tagtrack.reports.repository.CHUNK", 1)
     s = await shop(org_factory, sessionmaker, settings, anonymous)
     headings = ["Name", "Tag", "Zone", "First Seen", "Last Seen", "Events"]
     config = await s.config(

@@ -4,7 +4,7 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, func, select, update
+from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.dialects.postgresql import distinct_on
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import aliased
@@ -16,6 +16,15 @@ from tagtrack.models import DailyRun, Event, ReportConfig, Site, Thing, Tracking
 from tagtrack.things.repository import SHOWN_TAG
 
 CHUNK = 2000
+# What a report row shows of a thing.
+THING_COLUMNS = (
+    Thing.id,
+    Thing.name,
+    Thing.serial,
+    SHOWN_TAG.label("tag"),
+    Thing.thing_class,
+    Thing.categories,
+)
 
 
 class ReportRepository(Repository[ReportConfig]):
@@ -73,11 +82,6 @@ class ReportRepository(Repository[ReportConfig]):
         stmt = select(Zone.id, Zone.name).where(Zone.id.in_(list(zone_ids)))
         return {zone_id: name for zone_id, name in await self.session.execute(stmt)}
 
-    async def _chunks(self, stmt: Select[Any]) -> AsyncIterator[Sequence[Any]]:
-        result = await self.session.stream(stmt.execution_options(yield_per=CHUNK))
-        async for chunk in result.partitions(CHUNK):
-            yield chunk
-
     @staticmethod
     def _things_where(org_id: str, categories: Sequence[str]) -> list[ColumnElement[bool]]:
         where = [Thing.org_id == org_id, Thing.id != UNKNOWN_THING_ID]
@@ -123,12 +127,7 @@ class ReportRepository(Repository[ReportConfig]):
         )
         stmt = (
             select(
-                Thing.id,
-                Thing.name,
-                Thing.serial,
-                SHOWN_TAG.label("tag"),
-                Thing.thing_class,
-                Thing.categories,
+                *THING_COLUMNS,
                 Zone.name.label("zone_name"),
                 visits.c.first_seen,
                 visits.c.last_seen,
@@ -139,7 +138,7 @@ class ReportRepository(Repository[ReportConfig]):
             .where(*self._things_where(org_id, categories))
             .order_by(Thing.name, Thing.id, Zone.name)
         )
-        return self._chunks(stmt)
+        return self.chunks(stmt, CHUNK)
 
     def not_seen(
         self,
@@ -160,12 +159,7 @@ class ReportRepository(Repository[ReportConfig]):
         current = aliased(Zone)
         stmt = (
             select(
-                Thing.id,
-                Thing.name,
-                Thing.serial,
-                SHOWN_TAG.label("tag"),
-                Thing.thing_class,
-                Thing.categories,
+                *THING_COLUMNS,
                 Zone.name.label("zone_name"),
                 last.c.time.label("last_seen"),
                 current.name.label("current_zone"),
@@ -176,7 +170,7 @@ class ReportRepository(Repository[ReportConfig]):
             .where(last.c.time < after, *self._things_where(org_id, categories))
             .order_by(Thing.name, Thing.id)
         )
-        return self._chunks(stmt)
+        return self.chunks(stmt, CHUNK)
 
     async def category_counts(
         self, org_id: str, site_id: str, zone_ids: Sequence[str], categories: Sequence[str]
@@ -258,7 +252,7 @@ class ReportRepository(Repository[ReportConfig]):
             .where(Thing.org_id == org_id)
             .order_by(Thing.name, Thing.id, per_day.c.day)
         )
-        return self._chunks(joined)
+        return self.chunks(joined, CHUNK)
 
 
 class DailyRepository(Repository[DailyRun]):
