@@ -12,7 +12,7 @@ from sqlalchemy import select
 from tagtrack.core.config import Settings
 from tagtrack.demo.seed import seed_demo
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
-from tagtrack.models import DailyRun, ReportConfig, Site
+from tagtrack.models import DailyRun, ReportConfig, Site, TrackingException
 from tagtrack.reports.daily import DailyJobs
 from tests.database import database_with_org
 from tests.mailbox import smtp_server
@@ -142,6 +142,17 @@ async def test_daily_mail_carries_the_emailed_reports(
     org_factory: Any, sessionmaker: Any, settings: Any, anonymous: Any
 ) -> None:
     org, floor, (receiving, tag) = await mail_site(org_factory, sessionmaker, settings, anonymous)
+    for moment in (utc(3, 2, 6, 30), utc(3, 3, 6, 30)):  # the first in the period, not the last
+        async with sessionmaker() as session, session.begin():
+            session.add(
+                TrackingException(
+                    org_id=org.id,
+                    site_id=floor.site_id,
+                    type="processException",
+                    time=moment,
+                    message="unreadable",
+                )
+            )
     with smtp_server() as (mailbox, url):
         jobs = DailyJobs(sessionmaker, Settings(smtp_url=url, data_dir=settings.data_dir))
         # 07:30 in Paris (CET) on 3 March is 06:30 UTC.
@@ -175,7 +186,14 @@ async def test_daily_mail_carries_the_emailed_reports(
         ("To", datetime(2026, 3, 3, 7, 30)),
     ]
     [text] = [p for p in mail.walk() if p.get_content_type() == "text/plain"]
-    assert "- Seen in receiving.xlsx" in text.get_payload(decode=True).decode()
+    assert text.get_payload(decode=True).decode().splitlines()[2:] == [
+        "Exceptions: 1",
+        "- processException: 1",
+        "",
+        "Attached:",
+        "- Categories.xlsx",
+        "- Seen in receiving.xlsx",
+    ]
 
 
 async def test_two_schedulers_send_the_daily_mail_once(

@@ -403,3 +403,38 @@ async def test_activity_groups_reads_by_thing_and_site_day(
     assert (await stranger.get("/api/eventsbything", params=period)).json() == []
     bad = {**period, "after": "yesterday"}
     assert (await org.client("Viewer").get("/api/eventsbything", params=bad)).status_code == 422
+
+
+async def test_zone_durations_and_their_totals_per_zone(
+    org_factory: Any, sessionmaker: Any, settings: Any, anonymous: Any
+) -> None:
+    org, floor = await org_with_floor(org_factory, sessionmaker, settings, anonymous)
+    a_door, b_door = await floor.endpoint("A door"), await floor.endpoint("B door")
+    alpha = await floor.zone("Alpha", gates=[(a_door, "IN", -1)])
+    beta = await floor.zone("Beta", gates=[(b_door, "IN", -1)])
+    jack_tag, cart_tag = epc(), epc()
+    await floor.thing("Pallet jack", jack_tag)
+    await floor.thing("Cart", cart_tag)
+    await floor.read(a_door, jack_tag, 0)
+    await floor.read(a_door, cart_tag, 300)
+    await floor.read(b_door, jack_tag, 600)
+    period = {"site": floor.site_id, "after": z(T0), "before": z(T0 + timedelta(seconds=1200))}
+    viewer = org.client("Viewer")
+    visits = await viewer.get("/api/zonedurations", params={**period, "limit": 10000})
+    assert visits.headers["x-total-count"] == "3"
+    assert [(v["thingName"], v["zoneName"]) for v in visits.json()] == [
+        ("Pallet jack", beta.name),
+        ("Cart", alpha.name),
+        ("Pallet jack", alpha.name),
+    ]
+    totals = await viewer.get("/api/zonedurations/totals", params=period)
+    assert totals.json() == [
+        {"zone": alpha.id, "zoneName": alpha.name, "visits": 2, "things": 2,
+         "timeDuration": 1500 * 10**9},
+        {"zone": beta.id, "zoneName": beta.name, "visits": 1, "things": 1,
+         "timeDuration": 600 * 10**9},
+    ]  # fmt: skip
+    foreign = (
+        await (await org_factory()).client("Viewer").get("/api/zonedurations/totals", params=period)
+    )
+    assert foreign.json() == []

@@ -133,18 +133,19 @@ class DailyJobs:
 
     async def mail(self, site: Site, day: date, due: datetime) -> None:
         async with self.sessionmaker() as session, session.begin():
-            if await DailyRepository(session).claim(site, MAIL, day, due) is None:
+            daily = DailyRepository(session)
+            if await daily.claim(site, MAIL, day, due) is None:
                 return
             if not site.report_emails:
                 return
             since = daily_time_on(day - timedelta(days=1), site.report_daily_time, site.timezone)
-            reports = ReportRepository(session)
-            attachments = await self._attachments(reports, site, since, due)
+            attachments = await self._attachments(ReportRepository(session), site, since, due)
+            counts = await daily.exception_counts(site.id, since, due)
             # Sent inside the claim's transaction: a failed send undoes the claim.
             await self.mailer.send(
                 list(site.report_emails),
                 f"TagTrack daily report: {site.name}, {day.isoformat()}",
-                self._text(site, day, [a.filename for a in attachments]),
+                self._text(site, day, counts, [a.filename for a in attachments]),
                 attachments,
             )
 
@@ -167,8 +168,12 @@ class DailyJobs:
         return attachments
 
     @staticmethod
-    def _text(site: Site, day: date, files: Sequence[str]) -> str:
+    def _text(
+        site: Site, day: date, counts: Sequence[tuple[str, int]], files: Sequence[str]
+    ) -> str:
         lines = [f"The daily report of {site.name} for {day.isoformat()} (the last 24 hours)."]
+        total = sum(n for _, n in counts)
+        lines += ["", f"Exceptions: {total}", *(f"- {kind}: {n}" for kind, n in counts)]
         if files:
             lines += ["", "Attached:", *(f"- {name}" for name in files)]
         else:

@@ -328,6 +328,22 @@ class DailyRepository(Repository[DailyRun]):
         )
         return {(str(zone_id), thing_id) for zone_id, thing_id in await self.session.execute(stmt)}
 
+    async def exception_counts(
+        self, site_id: str, after: datetime, before: datetime
+    ) -> list[tuple[str, int]]:
+        """(type, count) of the site's exceptions in the window, by type."""
+        stmt = (
+            select(TrackingException.type, func.count())
+            .where(
+                TrackingException.site_id == site_id,
+                TrackingException.time >= after,
+                TrackingException.time < before,
+            )
+            .group_by(TrackingException.type)
+            .order_by(TrackingException.type)
+        )
+        return [(kind, int(n)) for kind, n in await self.session.execute(stmt)]
+
     async def add_exception(self, row: TrackingException) -> None:
         self.session.add(row)
         await self.session.flush()
