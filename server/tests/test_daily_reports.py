@@ -103,7 +103,10 @@ async def test_inventory_cycle_on_the_site_clock_across_a_dst_change(
         "",
     )
     detail = (await org.client("Viewer").get(f"/api/exceptions/{elsewhere['_id']}")).json()
-    assert detail["things"] == [{"_id": things["D"].id, "name": "Thing D", "tag": tags["D"]}]
+    assert detail["things"] == [
+        {"_id": things["D"].id, "name": "Thing D", "tag": tags["D"], "zone": aisle.id,
+         "zoneName": aisle.name, "lastEvent": "2026-03-07T22:00:00Z"},
+    ]  # fmt: skip
     assert detail["multipleThings"] == [things["D"].id]
 
 
