@@ -28,6 +28,7 @@ import { useSiteSettings } from '../things/queries';
 import { useZoneOptions } from '../zones/queries';
 import {
   ASSET_FIELDS,
+  FIELD_LABELS,
   headersFor,
   isXlsxName,
   mappingFor,
@@ -42,6 +43,9 @@ import {
   type RowState,
 } from './importLogic';
 import { importRow, useImportFinished, useParseWorkbook, useSaveMapping } from './queries';
+
+// An empty choice shows its text ('No zone', 'Not imported') rather than a blank box.
+const shownEmpty = { select: { displayEmpty: true }, inputLabel: { shrink: true } };
 
 type Mapping = Partial<Record<AssetField, string>>;
 type PreviewRow = { id: number; cells: string[]; state?: RowState };
@@ -261,7 +265,6 @@ export default function ImportPage() {
     <Box data-testid="import-page">
       <PageHeader
         title="Import Assets"
-        subtitle={anyStatus ? uploadedText(uploaded, total) : undefined}
         actions={
           <>
             <Button
@@ -326,6 +329,7 @@ export default function ImportPage() {
             label="Zone"
             value={zone}
             onChange={(e) => setZone(e.target.value)}
+            slotProps={shownEmpty}
             disabled={running}
             required={requireZone}
             error={zoneMissing && (attempted || !!sheet)}
@@ -371,10 +375,11 @@ export default function ImportPage() {
                 key={field}
                 select
                 size="small"
-                label={field}
+                label={FIELD_LABELS[field]}
                 value={mapping[field] ?? ''}
                 disabled={running}
                 onChange={(e) => setMapping((m) => ({ ...m, [field]: e.target.value }))}
+                slotProps={shownEmpty}
                 data-testid={`map-${field}`}
               >
                 <MenuItem value="">
@@ -415,7 +420,7 @@ export default function ImportPage() {
         </Box>
       )}
 
-      <Paper variant="outlined" sx={{ height: 'auto' }}>
+      <Paper variant="outlined" data-testid="import-preview">
         {sheet ? (
           <DataGrid
             rows={rows}
@@ -427,7 +432,7 @@ export default function ImportPage() {
             pageSizeOptions={[...PAGE_SIZES]}
             paginationModel={pagination}
             onPaginationModelChange={setPagination}
-            data-testid="import-preview"
+            aria-label="Preview"
           />
         ) : (
           <EmptyState message="Choose an Excel file (.xlsx) to preview its rows." />

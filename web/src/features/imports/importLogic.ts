@@ -13,6 +13,17 @@ export const ASSET_FIELDS: readonly AssetField[] = [
   'labels',
 ];
 
+export const FIELD_LABELS: Record<AssetField, string> = {
+  name: 'Name',
+  description: 'Description',
+  serial: 'Serial',
+  tags: 'Tags',
+  tags1: 'Tags 1',
+  tags2: 'Tags 2',
+  categories: 'Categories',
+  labels: 'Labels',
+};
+
 /** Rows sent at once: 10,000 rows finish in minutes without crowding the server. */
 export const IMPORT_CONCURRENCY = 6;
 
