@@ -87,7 +87,7 @@ def test_full_import_with_mapping_statuses_and_zone_rule(
     grid = page.get_by_test_id("import-preview")
     expect(grid.get_by_role("columnheader", name="Asset Name")).to_be_visible()
     expect(grid.get_by_role("row")).to_have_count(26)  # 25 rows a page and the header
-    expect(grid.get_by_text("1–25 of 30")).to_be_visible()
+    expect(grid.get_by_text("1\u201325 of 30")).to_be_visible()
     expect(grid.get_by_role("gridcell", name="2024-03-01").first).to_be_visible()
 
     page.get_by_test_id("import-start").click()
