@@ -1,15 +1,14 @@
 """Import Assets: wrong files refused, headers mapped and saved, the zone rule, a full import
 with its row statuses (a duplicate and an error among them), phone width."""
 
-import io
 import uuid
 from typing import Any
 
-from openpyxl import Workbook
 from playwright.sync_api import APIRequestContext, Page, expect
 
 from e2e.conftest import PRIYA, Console, open_signed_in, shot, snackbar
 from e2e.tracking_data import create_thing, create_zone, new_site
+from tests.spreadsheets import workbook_bytes
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 HEADERS = ["Asset Name", "Serial No", "RFID", "Group", "Purchased"]
@@ -17,15 +16,7 @@ ROWS = 30
 
 
 def workbook(rows: list[list[Any]]) -> bytes:
-    book = Workbook()
-    sheet = book.active
-    assert sheet is not None
-    sheet.append(HEADERS)
-    for row in rows:
-        sheet.append(row)
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
+    return workbook_bytes(HEADERS, rows)
 
 
 def choose_file(page: Page, name: str, data: bytes, mime: str = XLSX) -> None:

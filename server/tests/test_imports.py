@@ -11,11 +11,11 @@ from typing import Any
 
 import httpx
 import pytest
-from openpyxl import Workbook
 
 from tagtrack.imports.workbook import WorkbookRefused, open_sheet
 from tests.conftest import Org
 from tests.helpers import assert_error
+from tests.spreadsheets import workbook_bytes
 from tests.tracking_api import make_zone
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -36,15 +36,7 @@ MAPPING = [
 
 
 def workbook(rows: list[list[Any]], headers: list[str] = HEADERS) -> bytes:
-    book = Workbook()
-    sheet = book.active
-    assert sheet is not None
-    sheet.append(headers)
-    for row in rows:
-        sheet.append(row)
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
+    return workbook_bytes(headers, rows)
 
 
 async def parse(

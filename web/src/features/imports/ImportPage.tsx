@@ -16,7 +16,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
-import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { errorText } from '../../api/client';
 import type { AssetField, ParsedSheet } from '../../api/types';
 import { EmptyState } from '../../components/EmptyState';
@@ -112,22 +112,23 @@ export default function ImportPage() {
       stop.current = true;
     };
   }, []);
+  const paint = useCallback(() => {
+    if (pending.current.size === 0) return;
+    const batch = pending.current;
+    pending.current = new Map();
+    setStates((prev) => {
+      const next = prev.slice();
+      batch.forEach((state, index) => {
+        next[index] = state;
+      });
+      return next;
+    });
+  }, []);
   useEffect(() => {
     if (!running) return undefined;
-    const timer = window.setInterval(() => {
-      if (pending.current.size === 0) return;
-      const batch = pending.current;
-      pending.current = new Map();
-      setStates((prev) => {
-        const next = prev.slice();
-        batch.forEach((state, index) => {
-          next[index] = state;
-        });
-        return next;
-      });
-    }, 150);
+    const timer = window.setInterval(paint, 150);
     return () => window.clearInterval(timer);
-  }, [running]);
+  }, [running, paint]);
 
   const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -209,15 +210,7 @@ export default function ImportPage() {
         stopped: () => stop.current,
       });
     } finally {
-      const batch = pending.current;
-      pending.current = new Map();
-      setStates((prev) => {
-        const next = prev.slice();
-        batch.forEach((state, index) => {
-          next[index] = state;
-        });
-        return next;
-      });
+      paint();
       setRunning(false);
       finished();
     }
