@@ -143,10 +143,16 @@ async def test_huge_files_and_sheets_are_refused(org_factory) -> None:
     assert (await parse(client, workbook([["ok"]]))).status_code == 200
 
 
-def test_a_sheet_over_the_row_limit_is_refused() -> None:
-    sheet = open_sheet(io.BytesIO(workbook([[str(i)] for i in range(6)])), max_rows=5)
+def test_a_sheet_over_the_row_or_cell_limit_is_refused() -> None:
+    data = workbook([[str(i)] for i in range(6)])
+    sheet = open_sheet(io.BytesIO(data), max_rows=5)
     with pytest.raises(WorkbookRefused, match="more than 5 rows"):
         list(sheet.rows)
+    # Six rows of eight cells under the headers.
+    sheet = open_sheet(io.BytesIO(data), max_cells=47)
+    with pytest.raises(WorkbookRefused, match="more than 47 cells"):
+        list(sheet.rows)
+    assert len(list(open_sheet(io.BytesIO(data), max_cells=48).rows)) == 6
 
 
 async def test_rows_become_items_with_every_field(org_factory) -> None:

@@ -5,6 +5,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.auth.principal import Grant, Principal
@@ -153,6 +154,10 @@ async def import_workbook(
                         )
                 except AppError as exc:
                     outcome.errors.append(f"Row {outcome.total}: Error: {exc.message}")
+                    continue
+                except DBAPIError as exc:
+                    # A value PostgreSQL refuses fails its row only (its savepoint is undone).
+                    outcome.errors.append(f"Row {outcome.total}: Error: {exc.orig}")
                     continue
                 outcome.uploaded += 1
                 outcome.duplicates += result.status == "complete duplicate"

@@ -18,12 +18,15 @@ MAX_UNPACKED_BYTES = 400 * 1024 * 1024
 MAX_ROWS = 50_000
 MAX_COLUMNS = 200
 MAX_CELL_CHARS = 32_767
+# What one preview may hold in memory, whatever its shape.
+MAX_CELLS = 2_000_000
 
 LIMITS_TEXT = (
     f"An .xlsx workbook (Excel 2007 or later) of at most {MAX_FILE_BYTES // 1048576} MiB "
     f"({MAX_UNPACKED_BYTES // 1048576} MiB unpacked), read from its first sheet: the first "
     f"non-empty row holds the headers, then at most {MAX_ROWS:,} rows of at most {MAX_COLUMNS} "
-    "columns. Old .xls files, CSV, password-protected and damaged workbooks are refused (4xx)."
+    f"columns ({MAX_CELLS:,} cells in all). Old .xls files, CSV, password-protected and "
+    "damaged workbooks are refused (4xx)."
 )
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -149,7 +152,13 @@ def _texts(values: tuple[Any, ...]) -> list[str]:
     return texts
 
 
-def open_sheet(source: IO[bytes], *, max_rows: int | None = MAX_ROWS, owned: bool = False) -> Sheet:
+def open_sheet(
+    source: IO[bytes],
+    *,
+    max_rows: int | None = MAX_ROWS,
+    max_cells: int | None = MAX_CELLS,
+    owned: bool = False,
+) -> Sheet:
     """Check the file is a real .xlsx and open its first sheet; raises WorkbookRefused."""
     head = source.read(4096)
     source.seek(0)
@@ -192,7 +201,7 @@ def open_sheet(source: IO[bytes], *, max_rows: int | None = MAX_ROWS, owned: boo
 
     def rows() -> Iterator[list[str]]:
         width = len(headers)
-        count = 0
+        count = cells = 0
         try:
             for raw in values:
                 texts = _texts(raw)
@@ -201,6 +210,11 @@ def open_sheet(source: IO[bytes], *, max_rows: int | None = MAX_ROWS, owned: boo
                 count += 1
                 if max_rows is not None and count > max_rows:
                     raise WorkbookRefused(f"The sheet has more than {max_rows:,} rows", "too large")
+                cells += max(width, len(texts))
+                if max_cells is not None and cells > max_cells:
+                    raise WorkbookRefused(
+                        f"The sheet has more than {max_cells:,} cells", "too large"
+                    )
                 # Cells beyond the headers are kept: read_all names their columns.
                 yield texts + [""] * (width - len(texts))
         except WorkbookRefused:
@@ -232,7 +246,7 @@ def open_path(path: Path) -> Sheet:
     """A workbook on disk, any size, rows streamed (the command line)."""
     source = path.open("rb")
     try:
-        return open_sheet(source, max_rows=None, owned=True)
+        return open_sheet(source, max_rows=None, max_cells=None, owned=True)
     except WorkbookRefused:
         source.close()
         raise

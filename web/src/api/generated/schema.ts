@@ -1531,7 +1531,7 @@ export interface paths {
         put?: never;
         /**
          * Parse Workbook
-         * @description An .xlsx workbook (Excel 2007 or later) of at most 20 MiB (400 MiB unpacked), read from its first sheet: the first non-empty row holds the headers, then at most 50,000 rows of at most 200 columns. Old .xls files, CSV, password-protected and damaged workbooks are refused (4xx).
+         * @description An .xlsx workbook (Excel 2007 or later) of at most 20 MiB (400 MiB unpacked), read from its first sheet: the first non-empty row holds the headers, then at most 50,000 rows of at most 200 columns (2,000,000 cells in all). Old .xls files, CSV, password-protected and damaged workbooks are refused (4xx).
          */
         post: operations["parse_workbook_api_import_parse_post"];
         delete?: never;

@@ -87,8 +87,8 @@ export default function ImportPage() {
 
   const [sheet, setSheet] = useState<ParsedSheet | null>(null);
   const [fileProblem, setFileProblem] = useState('');
-  const [zone, setZone] = useState('');
-  const [mapping, setMapping] = useState<Mapping>({});
+  const [zoneChoice, setZoneChoice] = useState({ site: siteId, zone: '' });
+  const [edited, setEdited] = useState<Mapping | null>(null);
   const [states, setStates] = useState<(RowState | undefined)[]>([]);
   const [running, setRunning] = useState(false);
   const [uploaded, setUploaded] = useState(0);
@@ -102,6 +102,15 @@ export default function ImportPage() {
         ?.headerAssetFields ?? [],
     [settings.data],
   );
+
+  // The saved mapping until the user changes it (it may arrive after the file was read).
+  const mapping = useMemo(
+    () => edited ?? mappingFor(savedMapping, sheet?.headers ?? []),
+    [edited, savedMapping, sheet],
+  );
+  // A zone chosen for another site is no choice here.
+  const zone = zoneChoice.site === siteId ? zoneChoice.zone : '';
+  const setZone = (value: string) => setZoneChoice({ site: siteId, zone: value });
 
   // Statuses change many times a second: collect them and paint at most every 150 ms.
   const pending = useRef(new Map<number, RowState>());
@@ -147,7 +156,7 @@ export default function ImportPage() {
     try {
       const parsed = await parse.mutateAsync(file);
       setSheet(parsed);
-      setMapping(mappingFor(savedMapping, parsed.headers));
+      setEdited(null);
       setPagination((p) => ({ ...p, page: 0 }));
     } catch (err) {
       setFileProblem(errorText(err));
@@ -371,7 +380,7 @@ export default function ImportPage() {
                 label={FIELD_LABELS[field]}
                 value={mapping[field] ?? ''}
                 disabled={running}
-                onChange={(e) => setMapping((m) => ({ ...m, [field]: e.target.value }))}
+                onChange={(e) => setEdited({ ...mapping, [field]: e.target.value })}
                 slotProps={shownEmpty}
                 data-testid={`map-${field}`}
               >
