@@ -237,7 +237,10 @@ async def test_generated_prefix_tags_and_prefixed_duplicate_check(org_factory) -
     assert [m["tags"] for m in made] == [["ACME00000001"], ["ACME00000002"], ["ACME00000003"]]
     # A row whose tag is a known tag without the prefix is that item.
     row = row_body(site, cells("Box again", "00000002", Notes="found"))
-    assert_error(await admin.post("/api/import/row", json=row), 400, reason="duplicate")
+    response = await admin.post("/api/import/row", json=row)
+    assert_error(
+        response, 400, reason="duplicate", message="Tag ACME00000002 (with the tag prefix)"
+    )
     filled = await admin.post("/api/import/row", json={**row, "updateDuplicate": True})
     assert filled.json()["status"] == "complete duplicate"
     assert filled.json()["thing"] == made[1]["thing"]

@@ -149,11 +149,10 @@ class ImportService:
         existing: Thing | None = None
         if options.prefixedTagDupCheck:
             prefixed = [t for t in duplicate_candidates(tags, prefix, True) if t not in tags]
-            existing = await self._carrier(principal, prefixed)
+            existing, found = await self._carrier(principal, prefixed)
             if existing is not None and not update_duplicate:
                 raise BadRequest(
-                    f"Tag {normalize_tag(prefix)}{tags[0]} (with the tag prefix) is a duplicate "
-                    "of another thing's tag",
+                    f"Tag {found} (with the tag prefix) is a duplicate of another thing's tag",
                     reason="duplicate",
                 )
         if existing is None:
@@ -165,7 +164,7 @@ class ImportService:
                 if exc.reason != "duplicate" or not update_duplicate:
                     raise
                 candidates = duplicate_candidates(tags, prefix, options.prefixedTagDupCheck)
-                existing = await self._carrier(principal, candidates)
+                existing, _ = await self._carrier(principal, candidates)
                 if existing is None:
                     raise
         if existing is not None:
@@ -186,12 +185,13 @@ class ImportService:
         except ValidationError as exc:
             raise _invalid(exc) from exc
 
-    async def _carrier(self, principal: Principal, tags: list[str]) -> Thing | None:
+    async def _carrier(self, principal: Principal, tags: list[str]) -> tuple[Thing | None, str]:
+        """The thing carrying the first of these tags that any thing carries, and that tag."""
         for tag in tags:
             thing = await self.things.repository.by_tag(principal.org_id, tag)
             if thing is not None:
-                return thing
-        return None
+                return thing, tag
+        return None, ""
 
     async def _fill(self, principal: Principal, existing: Thing, row: RowFields) -> ThingRead:
         current = await self.things.get(principal, existing.id)
