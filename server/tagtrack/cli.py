@@ -192,6 +192,7 @@ def import_assets(
 ) -> None:
     """Import a workbook's rows as items of a site, as Import Assets does (duplicates are
     filled in); rows are read as a stream, so any size works."""
+    from rich.console import Console
     from rich.progress import Progress
 
     from tagtrack.imports.batch import ImportFailed, import_workbook
@@ -202,7 +203,8 @@ def import_assets(
     async def run() -> None:
         engine = create_engine(url)
         try:
-            with Progress(transient=True) as progress:
+            # Progress and failed rows on stderr; the summary alone on stdout.
+            with Progress(console=Console(stderr=True), transient=True) as progress:
                 task = progress.add_task("Importing", total=None)
                 outcome = await import_workbook(
                     create_sessionmaker(engine),
@@ -213,16 +215,17 @@ def import_assets(
                     mapping_options=mapping or [],
                     started=lambda total: progress.update(task, total=total),
                     advanced=lambda rows: progress.advance(task, rows),
+                    failed=lambda error: progress.console.print(
+                        error, markup=False, soft_wrap=True
+                    ),
                 )
         finally:
             await engine.dispose()
         for name in dict.fromkeys(outcome.created_categories):
             typer.echo(f"Created new category: {name}")
-        for error in outcome.errors:
-            typer.echo(error, err=True)
         typer.echo(
             f"{outcome.uploaded} of {outcome.total} items uploaded "
-            f"({outcome.duplicates} duplicates filled in, {len(outcome.errors)} errors)"
+            f"({outcome.duplicates} duplicates filled in, {outcome.errors} errors)"
         )
         if outcome.errors:
             raise typer.Exit(1)

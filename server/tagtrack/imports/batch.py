@@ -39,7 +39,7 @@ class Outcome:
     uploaded: int = 0
     duplicates: int = 0
     created_categories: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    errors: int = 0
 
 
 def _operator(org_id: str) -> Principal:
@@ -115,6 +115,7 @@ async def import_workbook(
     mapping_options: list[str] | None = None,
     started: Callable[[int | None], None] = lambda _: None,
     advanced: Callable[[int], None] = lambda _: None,
+    failed: Callable[[str], None] = lambda _: None,
 ) -> Outcome:
     """Import every row of the workbook's first sheet as an item of the site."""
     async with maker() as session:
@@ -153,11 +154,13 @@ async def import_workbook(
                             update_duplicate=True,
                         )
                 except AppError as exc:
-                    outcome.errors.append(f"Row {outcome.total}: Error: {exc.message}")
+                    outcome.errors += 1
+                    failed(f"Row {outcome.total}: Error: {exc.message}")
                     continue
                 except DBAPIError as exc:
                     # A value PostgreSQL refuses fails its row only (its savepoint is undone).
-                    outcome.errors.append(f"Row {outcome.total}: Error: {exc.orig}")
+                    outcome.errors += 1
+                    failed(f"Row {outcome.total}: Error: {exc.orig}")
                     continue
                 outcome.uploaded += 1
                 outcome.duplicates += result.status == "complete duplicate"
