@@ -71,7 +71,6 @@ export type ImageSearchParams = NonNullable<
   NonNullable<paths['/api/images']['get']['parameters']['query']>
 >;
 
-export type SiteSettings = Ok<paths['/api/sites/{site_id}/settings']['get']>;
 export type ImportMapping = Body<paths['/api/import/mapping']['put']>;
 export type HeaderAssetField = NonNullable<ImportMapping['headerAssetFields']>[number];
 export type AssetField = HeaderAssetField['assetField'];
