@@ -33,6 +33,10 @@ const LocationTagEditPage = lazy(() => import('../features/locationtags/Location
 const ApiKeysPage = lazy(() => import('../features/apikeys/ApiKeysPage'));
 const ApiKeyEditPage = lazy(() => import('../features/apikeys/ApiKeyEditPage'));
 const SsoSettingsPage = lazy(() => import('../features/ssosettings/SsoSettingsPage'));
+const MapsPage = lazy(() => import('../features/maps/MapsPage'));
+const MapEditPage = lazy(() => import('../features/maps/MapEditPage'));
+const MapViewPage = lazy(() => import('../features/maps/MapViewPage'));
+const SiteSettingsPage = lazy(() => import('../features/settings/SiteSettingsPage'));
 
 function page(Component: LazyExoticComponent<ComponentType>, fullPage = false) {
   return (
@@ -85,6 +89,10 @@ export const routes: RouteObject[] = [
       { path: 'apikeys', element: page(ApiKeysPage) },
       { path: 'apikeys/:id', element: page(ApiKeyEditPage) },
       { path: 'ssosettings', element: page(SsoSettingsPage) },
+      { path: 'maps', element: page(MapsPage) },
+      { path: 'maps/:id', element: page(MapEditPage) },
+      { path: 'mapview/:id', element: page(MapViewPage) },
+      { path: 'settings', element: page(SiteSettingsPage) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -9,7 +9,8 @@ import { GenericList, type ListColumn } from '../../components/GenericList';
 import { useSnackbar } from '../../components/Snackbar';
 import { useSiteSelection } from '../session/SiteContext';
 import { usePermissions } from '../session/queries';
-import { downloadThingsExport, thingsListQuery, useDeleteThing, useSiteLabels } from './queries';
+import { useSiteLabels } from '../settings/queries';
+import { downloadThingsExport, thingsListQuery, useDeleteThing } from './queries';
 import { formatThingDateOrNA, listPathOf, tagDisplay, type ThingClass } from './thingLogic';
 import { TagText } from './TagText';
 
