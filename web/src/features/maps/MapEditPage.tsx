@@ -158,7 +158,11 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
                 />
               </Button>
             )}
-            <Typography variant="body2" color="text.secondary" sx={{ minWidth: 0 }} noWrap>
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              sx={{ minWidth: 0, overflowWrap: 'anywhere' }}
+            >
               {file
                 ? `${file.name}: saved with the map`
                 : map?.image

@@ -6,7 +6,7 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import L from 'leaflet';
 import { useEffect, useMemo } from 'react';
-import { ImageOverlay, MapContainer, Marker, Popup } from 'react-leaflet';
+import { ImageOverlay, MapContainer, Marker, Popup, useMap } from 'react-leaflet';
 import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import type { FloorMap, MapThing } from '../../api/types';
 import { Loading } from '../../components/Loading';
@@ -37,6 +37,20 @@ function ThingPopup({ thing }: { thing: MapThing }) {
   );
 }
 
+/** Keeps the whole plan in view when the map's box changes size (rotation, drawer, window). */
+function FitOnResize({ bounds }: { bounds: L.LatLngBoundsExpression }) {
+  const map = useMap();
+  useEffect(() => {
+    const observer = new ResizeObserver(() => {
+      map.invalidateSize();
+      map.fitBounds(bounds, { animate: false });
+    });
+    observer.observe(map.getContainer());
+    return () => observer.disconnect();
+  }, [map, bounds]);
+  return null;
+}
+
 function FloorPlanMap({ map, things }: { map: FloorMap; things: MapThing[] }) {
   const bounds = useMemo(() => mapBounds(map), [map]);
   return (
@@ -49,6 +63,7 @@ function FloorPlanMap({ map, things }: { map: FloorMap; things: MapThing[] }) {
       attributionControl={false}
       style={{ height: '100%', width: '100%', background: '#f4f5f7' }}
     >
+      <FitOnResize bounds={bounds} />
       <ImageOverlay url={map.image} bounds={bounds} />
       <MarkerClusterGroup showCoverageOnHover={false} maxClusterRadius={40}>
         {things.map((thing) => (
@@ -73,7 +88,7 @@ export default function MapViewPage() {
   const [params] = useSearchParams();
   const search = params.get('search') ?? '';
   const map = useFloorMap(id);
-  const things = useMapThings(id, search);
+  const things = useMapThings(id, search, map.isSuccess);
   const labels = useLabels();
   const perms = usePermissions();
   const sitePath = useSitePath();
@@ -96,7 +111,7 @@ export default function MapViewPage() {
   const plan = map.data;
   const count = shown.length;
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', height: { xs: 'auto', sm: '100%' } }}>
+    <Box>
       <PageHeader
         title={plan.name}
         subtitle={`${count} ${count === 1 ? 'thing' : 'things'} on this map`}
@@ -113,9 +128,8 @@ export default function MapViewPage() {
           variant="outlined"
           data-testid="map-view"
           sx={{
-            flex: 1,
-            minHeight: { xs: '65vh', sm: 480 },
-            height: { xs: '65vh', sm: 'calc(100vh - 180px)' },
+            // A definite height: the map fills it.
+            height: { xs: '65vh', sm: 'max(480px, calc(100vh - 180px))' },
             overflow: 'hidden',
           }}
         >

@@ -60,8 +60,9 @@ export function useFloorMap(id: string) {
 }
 
 /** The things placed on a map, fetched again every 10 s while the view is open. */
-export function useMapThings(id: string, search: string) {
+export function useMapThings(id: string, search: string, enabled: boolean) {
   return useQuery({
+    enabled,
     queryKey: mapKeys.things(id, search),
     queryFn: () =>
       unwrap(
