@@ -2,11 +2,23 @@
 
 import io
 from datetime import UTC, datetime
+from pathlib import Path
 
 import httpx
 from PIL import Image
+from sqlalchemy import select
 
+from tagtrack.core.db import create_engine, create_sessionmaker
+from tagtrack.core.migrate import upgrade
+from tagtrack.demo.floorplan import PLAN_NAME, store_demo_floor_plans
+from tagtrack.demo.seed import SITES, seed_demo
+from tagtrack.images.storage import LocalStorage
+from tagtrack.models import Endpoint, LocationTag, Map, Thing
+from tagtrack.orgs.repository import OrganizationRepository
+from tagtrack.orgs.service import OrganizationService
+from tagtrack.roles.repository import RoleRepository
 from tests.conftest import Org
+from tests.database import fresh_database
 from tests.helpers import OTHER_ID, assert_error
 from tests.photos import heic, jpeg, png_bomb
 from tests.tracking_api import created, make_endpoint, make_map, make_thing, set_state
@@ -256,3 +268,42 @@ async def test_things_on_a_map(org_factory, sessionmaker) -> None:
     assert [t["name"] for t in by_tag.json()] == ["Aisha Novak"]
     upstairs_things = await admin.get(f"/api/maps/{upstairs['_id']}/things")
     assert [t["name"] for t in upstairs_things.json()] == ["Forklift FL-001"]
+
+
+async def test_demo_sites_get_a_floor_plan_with_readers_tags_and_things(tmp_path: Path) -> None:
+    site_names = [site["name"] for site in SITES]
+    storage = LocalStorage(tmp_path / "images")
+    with fresh_database() as url:
+        upgrade(url)
+        engine = create_engine(url)
+        maker = create_sessionmaker(engine)
+        try:
+            async with maker() as session, session.begin():
+                await OrganizationService(
+                    OrganizationRepository(session), RoleRepository(session)
+                ).create_organization("Demo", "demo")
+            assert await seed_demo(maker, "Demo-Password-123!") is not None
+            assert await store_demo_floor_plans(maker, storage, site_names) == len(SITES)
+            assert await store_demo_floor_plans(maker, storage, site_names) == 0
+            async with maker() as session:
+                plans = (await session.execute(select(Map))).scalars().all()
+                endpoints = (await session.execute(select(Endpoint))).scalars().all()
+                shelves = (await session.execute(select(LocationTag))).scalars().all()
+                things = (await session.execute(select(Thing))).scalars().all()
+        finally:
+            await engine.dispose()
+    assert len(plans) == len(SITES) and {p.name for p in plans} == {PLAN_NAME}
+    plan_of_site = {p.site_id: p.id for p in plans}
+    for plan in plans:
+        data = b"".join([chunk async for chunk in storage.read(plan.image_key)])
+        with Image.open(io.BytesIO(data)) as picture:
+            assert (picture.format, picture.size) == ("PNG", (plan.image_width, plan.image_height))
+    inside = lambda xy: len(xy) == 2 and all(0 < v < 1 for v in xy)  # noqa: E731
+    for endpoint in endpoints:
+        assert endpoint.map_id == plan_of_site[endpoint.site_id] and inside(endpoint.xy)
+        for antenna in endpoint.antennas:
+            assert antenna["map"] == endpoint.map_id and inside(antenna["xycoordinates"])
+    assert all(s.map_id == plan_of_site[s.site_id] and inside(s.xy) for s in shelves)
+    placed = [t for t in things if t.map_id]
+    assert len(things) / 2 < len(placed) < len(things)
+    assert all(t.map_id == plan_of_site[t.site_id] and inside(t.xy) for t in placed)
