@@ -6,9 +6,10 @@ import re
 
 import pytest
 from PIL import Image, ImageDraw
-from playwright.sync_api import APIRequestContext, Locator, Page, expect
+from playwright.sync_api import APIRequestContext, Page, expect
 
 from e2e.conftest import MOBILE, PRIYA, Console, open_signed_in, shot, snackbar
+from e2e.test_shell import menu
 from e2e.tracking_data import (
     create_endpoint,
     create_thing,
@@ -31,10 +32,6 @@ def floor_plan_png() -> bytes:
     out = io.BytesIO()
     image.save(out, "PNG")
     return out.getvalue()
-
-
-def menu(page: Page) -> Locator:
-    return page.get_by_role("navigation", name="Main menu")
 
 
 def click_plan_at(page: Page, fx: float, fy: float) -> None:

@@ -3,14 +3,11 @@ the menu, list titles, the home chart and the forms; other settings are kept."""
 
 import re
 
-from playwright.sync_api import APIRequestContext, Locator, Page, expect
+from playwright.sync_api import APIRequestContext, Page, expect
 
 from e2e.conftest import MOBILE, PRIYA, Console, open_signed_in, shot, snackbar
+from e2e.test_shell import menu
 from e2e.tracking_data import create_thing, create_zone, new_site
-
-
-def menu(page: Page) -> Locator:
-    return page.get_by_role("navigation", name="Main menu")
 
 
 def test_renaming_labels_and_hiding_workers(

@@ -1,4 +1,3 @@
-import type { OrgSettings } from '../../api/types';
 import { DEFAULT_LABELS } from '../../constants';
 
 export interface Labels {
@@ -9,19 +8,7 @@ export interface Labels {
   hideWorkers: boolean;
 }
 
-/** Renamed labels from the organisation settings; empty means the default. */
-export function labelsFrom(settings: Partial<OrgSettings> | undefined): Labels {
-  const pick = (value: string | null | undefined, fallback: string) =>
-    value && value.trim() ? value.trim() : fallback;
-  return {
-    item: pick(settings?.itemLabel, DEFAULT_LABELS.item),
-    worker: pick(settings?.workerLabel, DEFAULT_LABELS.worker),
-    itemName: pick(settings?.itemNameLabel, DEFAULT_LABELS.itemName),
-    itemSerial: pick(settings?.itemSerialLabel, DEFAULT_LABELS.itemSerial),
-    hideWorkers: settings?.hideWorkers ?? false,
-  };
-}
-
+/** Label settings as the organisation's and the sites' settings carry them. */
 export interface LabelOverrides {
   itemLabel?: string | null;
   workerLabel?: string | null;
@@ -30,15 +17,23 @@ export interface LabelOverrides {
   hideWorkers?: boolean | null;
 }
 
-/** The site's labels where it sets them, else the organisation's (already defaulted). */
-export function mergeLabels(org: Labels, site: LabelOverrides | null | undefined): Labels {
-  const pick = (value: string | null | undefined, fallback: string) =>
-    value && value.trim() ? value.trim() : fallback;
+/** The overrides' labels where they set one (empty means unset), else the fallbacks. */
+export function mergeLabels(
+  fallback: Labels,
+  overrides: LabelOverrides | null | undefined,
+): Labels {
+  const pick = (value: string | null | undefined, otherwise: string) =>
+    value && value.trim() ? value.trim() : otherwise;
   return {
-    item: pick(site?.itemLabel, org.item),
-    worker: pick(site?.workerLabel, org.worker),
-    itemName: pick(site?.itemNameLabel, org.itemName),
-    itemSerial: pick(site?.itemSerialLabel, org.itemSerial),
-    hideWorkers: org.hideWorkers || !!site?.hideWorkers,
+    item: pick(overrides?.itemLabel, fallback.item),
+    worker: pick(overrides?.workerLabel, fallback.worker),
+    itemName: pick(overrides?.itemNameLabel, fallback.itemName),
+    itemSerial: pick(overrides?.itemSerialLabel, fallback.itemSerial),
+    hideWorkers: fallback.hideWorkers || !!overrides?.hideWorkers,
   };
+}
+
+/** Renamed labels from the organisation settings; empty means the default. */
+export function labelsFrom(settings: LabelOverrides | undefined): Labels {
+  return mergeLabels({ ...DEFAULT_LABELS, hideWorkers: false }, settings);
 }
