@@ -54,6 +54,7 @@ def test_renaming_labels_and_hiding_workers(
     page.get_by_label("Item Name Label").fill("Tool Name")
     page.get_by_label("Tag Prefix").fill("NW")
     page.get_by_role("checkbox", name="Require Zone On Import").check()
+    page.get_by_role("checkbox", name="Show Label Header In Thing List").check()
     shot(page, "site-settings")
     page.get_by_role("button", name="Save").click()
     expect(snackbar(page)).to_have_text(re.compile(r"^SavedClose$"))
@@ -66,12 +67,14 @@ def test_renaming_labels_and_hiding_workers(
     assert saved["itemLabel"] == "Tools" and saved["workerLabel"] == "Crew"
     assert saved["orgTagPrefix"] == "NW"
     assert saved["importSettings"]["requireZone"] is True
+    assert saved["thingHeaders"] == ["label"]
     assert saved["importSettings"]["importMappings"] == mapping
 
     menu(page).get_by_role("link", name="Tools", exact=True).click()
     expect(page.get_by_role("heading", name="Tools")).to_be_visible()
     grid = page.get_by_role("grid")
     expect(grid.get_by_role("columnheader", name="Tool Name")).to_be_visible()
+    expect(grid.get_by_role("columnheader", name="Labels")).to_be_visible()
     expect(page.get_by_role("row").filter(has_text="Pallet Jack PJ-900")).to_be_visible()
     menu(page).get_by_role("link", name="Crew", exact=True).click()
     expect(page.get_by_role("heading", name="Crew")).to_be_visible()
