@@ -15,7 +15,7 @@ from e2e.conftest import (
     snackbar,
     unique,
 )
-from e2e.tracking_data import create_endpoint, new_site
+from e2e.tracking_data import create_endpoint, create_map, new_site
 
 SCAN_MESSAGE = "Scan this code with the handheld app to pair it with this endpoint."
 NO_PAIRING_MESSAGE = "The pairing code is shown only to users who may modify endpoints."
@@ -37,6 +37,7 @@ def test_create_endpoint_with_antennas_then_status_and_qr_code(
     page: Page, console: Console, admin_api: APIRequestContext
 ) -> None:
     site = new_site(admin_api, "E2E Endpoint Site")
+    floor_plan = create_map(admin_api, site, "Dock Floor")
     name = unique("Dock Door Reader")
     open_signed_in(page, PRIYA, console.demo_password, f"/endpoints?site={site}")
     expect(page.get_by_role("heading", name="Endpoints")).to_be_visible()
@@ -64,7 +65,8 @@ def test_create_endpoint_with_antennas_then_status_and_qr_code(
     page.get_by_role("button", name="Add Antenna").click()
     antenna(page, 0).get_by_label("X").fill("1")
     antenna(page, 0).get_by_label("Y").fill("2")
-    antenna(page, 0).get_by_label("Map").fill("dock-floor")
+    antenna(page, 0).get_by_role("combobox", name="Map").click()
+    page.get_by_role("option", name="Dock Floor").click()
     antenna(page, 1).get_by_label("X").fill("3.5")
     antenna(page, 1).get_by_label("Y").fill("4")
     shot(page, "endpoint-new-antennas")
@@ -91,7 +93,7 @@ def test_create_endpoint_with_antennas_then_status_and_qr_code(
     assert stored["externalgate"] is True
     assert stored["autoEnroll"] == {"enabled": True, "locationEnabled": False}
     assert [a["xycoordinates"] for a in stored["antennas"]] == [[1, 2], [3.5, 4]]
-    assert stored["antennas"][0]["map"] == "dock-floor"
+    assert stored["antennas"][0]["map"] == floor_plan
 
     page.get_by_role("tab", name="Antennas").click()
     expect(page.get_by_test_id("antenna-row")).to_have_count(2)
@@ -202,9 +204,10 @@ def test_endpoint_on_a_phone(
     site = new_site(admin_api, "E2E Endpoint Phone")
     name = unique("Handheld RFD40 at the returns desk, left-hand side by the window")
     reader = create_endpoint(admin_api, site, name)
+    returns = create_map(admin_api, site, "Returns")
     endpoint = admin_api.get(f"/api/endpoints/{reader.id}").json()
     endpoint["antennas"] = [
-        {"map": "returns", "xycoordinates": [1, 2]},
+        {"map": returns, "xycoordinates": [1, 2]},
         {"map": "", "xycoordinates": [3, 4]},
     ]
     assert admin_api.put(f"/api/endpoints/{reader.id}", data=endpoint).ok

@@ -6,7 +6,7 @@ import uuid
 from playwright.sync_api import APIRequestContext, Locator, Page, expect
 
 from e2e.conftest import PRIYA, Console, open_signed_in, shot, snackbar, unique
-from e2e.tracking_data import create_zone, new_site
+from e2e.tracking_data import create_map, create_zone, new_site
 
 
 def save(page: Page) -> None:
@@ -38,6 +38,7 @@ def test_create_location_tag_with_required_fields(
     site = new_site(admin_api, "E2E Location Tags")
     zone_name = unique("Picking Aisle 4")
     zone = create_zone(admin_api, site, zone_name, [])
+    floor_plan = create_map(admin_api, site, "Ground Floor")
     name = unique("Aisle 4 Bay 2")
     tag = epc()
     open_signed_in(page, PRIYA, console.demo_password, f"/locationtags?site={site}")
@@ -60,7 +61,8 @@ def test_create_location_tag_with_required_fields(
     page.get_by_role("textbox", name="Tag", exact=True).fill(tag)
     page.get_by_role("combobox", name="Zone").click()
     page.get_by_role("option", name=zone_name).click()
-    page.get_by_label("Map").fill("ground-floor")
+    page.get_by_role("combobox", name="Map").click()
+    page.get_by_role("option", name="Ground Floor").click()
     page.get_by_role("spinbutton", name="X").fill("3")
     page.get_by_role("spinbutton", name="Y").fill("4.5")
     shot(page, "locationtag-new-filled")
@@ -76,7 +78,7 @@ def test_create_location_tag_with_required_fields(
     stored = next(t for t in admin_api.get("/api/locationtags", params={"site": site}).json())
     assert stored["tag"] == tag.upper()
     assert stored["zone"] == zone
-    assert stored["map"] == "ground-floor"
+    assert stored["map"] == floor_plan
     assert stored["xycoordinates"] == [3, 4.5]
 
 

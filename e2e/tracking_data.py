@@ -42,6 +42,12 @@ def create_zone(api: APIRequestContext, site: str, name: str, gates: list[dict[s
     return str(response.json()["_id"])
 
 
+def create_map(api: APIRequestContext, site: str, name: str) -> str:
+    response = api.post("/api/maps", data={"name": name, "site": site})
+    assert response.ok, response.text()
+    return str(response.json()["_id"])
+
+
 def create_thing(
     api: APIRequestContext,
     site: str,

@@ -33,7 +33,8 @@ def _banner(lines: list[str]) -> None:
 
 async def _first_start(url: str, settings: Settings, demo: bool) -> None:
     from tagtrack.bootstrap import ensure_first_start
-    from tagtrack.demo.seed import seed_demo
+    from tagtrack.demo.floorplan import store_demo_floor_plans
+    from tagtrack.demo.seed import SITES, seed_demo
     from tagtrack.images.demo import seed_demo_images
     from tagtrack.images.storage import storage_from_settings
 
@@ -48,7 +49,9 @@ async def _first_start(url: str, settings: Settings, demo: bool) -> None:
             _banner(lines)
         if demo:
             seeded = await seed_demo(maker)
-            await seed_demo_images(maker, storage_from_settings(settings))
+            storage = storage_from_settings(settings)
+            await seed_demo_images(maker, storage)
+            await store_demo_floor_plans(maker, storage, [site["name"] for site in SITES])
             if seeded is not None:
                 _banner(
                     [

@@ -38,6 +38,7 @@ from tagtrack.ingest.router import user_router as user_reads_router
 from tagtrack.ingest.service import Admission
 from tagtrack.locationtags.router import router as locationtags_router
 from tagtrack.lookups.router import router as lookups_router
+from tagtrack.maps.router import router as maps_router
 from tagtrack.meta.router import probes
 from tagtrack.meta.router import router as meta_router
 from tagtrack.orgs.router import router as orgs_router
@@ -70,6 +71,7 @@ def api_router() -> APIRouter:
         endpoints_router,
         zones_router,
         locationtags_router,
+        maps_router,
         things_router,
         images_router,
         categories_router,
@@ -165,10 +167,12 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)
     app.add_middleware(BaseHTTPMiddleware, dispatch=security_headers)
     # Photo uploads may be larger than any JSON body: the file plus the multipart framing.
+    upload_limit = MAX_UPLOAD_BYTES + 1024**2
     app.add_middleware(
         BodySizeLimit,
         routes={
-            ("POST", "/api/images"): MAX_UPLOAD_BYTES + 1024**2,
+            ("POST", "/api/images"): upload_limit,
+            ("PUT", "/api/maps/*/image"): upload_limit,
             ("POST", "/api/import/parse"): MAX_WORKBOOK_BYTES + 1024**2,
         },
     )

@@ -7,19 +7,19 @@ import pytest
 
 from tests.conftest import Org
 from tests.helpers import OTHER_ID, assert_error, signed_in_user
-from tests.tracking_api import add_status, endpoint_body, make_endpoint
+from tests.tracking_api import add_status, endpoint_body, make_endpoint, make_map
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
 
 FULL = {
     "uuid": "FX9600-0042",
     "description": "Inbound door, left side",
-    "map": "aaaaaaaaaaaaaaaaaaaaaaaa",
+    "map": "",
     "externalgate": True,
     "xycoordinates": [12.5, 40.0],
     "autoEnroll": {"enabled": True, "locationEnabled": True},
     "antennas": [
-        {"map": "aaaaaaaaaaaaaaaaaaaaaaaa", "xycoordinates": [1.0, 2.0]},
+        {"map": "", "xycoordinates": [1.0, 2.0]},
         {"map": "", "xycoordinates": [3.5, 4.5]},
     ],
 }
@@ -32,7 +32,13 @@ def iso(t: datetime) -> str:
 async def test_create_read_update_delete(org_factory) -> None:
     org: Org = await org_factory()
     admin = org.client("Administrator")
-    body = endpoint_body(org.site_ids[0], "  Dock Door 1  ", key="mine", **FULL)
+    floor_plan = await make_map(admin, org.site_ids[0])
+    full = {
+        **FULL,
+        "map": floor_plan["_id"],
+        "antennas": [{**FULL["antennas"][0], "map": floor_plan["_id"]}, FULL["antennas"][1]],
+    }
+    body = endpoint_body(org.site_ids[0], "  Dock Door 1  ", key="mine", **full)
     response = await admin.post("/api/endpoints", json=body)
     assert response.status_code == 201, response.text
     endpoint = response.json()
@@ -42,7 +48,7 @@ async def test_create_read_update_delete(org_factory) -> None:
     }  # fmt: skip
     assert endpoint["name"] == "Dock Door 1"
     assert endpoint["site"] == org.site_ids[0]
-    for field, value in FULL.items():
+    for field, value in full.items():
         assert endpoint[field] == value, field
     assert endpoint["status"] is None
     key = endpoint["key"]

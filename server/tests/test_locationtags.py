@@ -4,7 +4,7 @@ import pytest
 
 from tests.conftest import Org
 from tests.helpers import OTHER_ID, assert_error, signed_in_user
-from tests.tracking_api import created, make_zone
+from tests.tracking_api import created, make_map, make_zone
 
 
 def tag_body(site: str, name: str = "Shelf A1", tag: str = "loc-0001", **changes: object) -> dict:
@@ -15,12 +15,13 @@ async def test_create_read_update_delete(org_factory) -> None:
     org: Org = await org_factory()
     admin = org.client("Administrator")
     zone = await make_zone(admin, org.site_ids[0], "Warehouse A")
+    floor_plan = await make_map(admin, org.site_ids[0])
     body = tag_body(
         org.site_ids[0],
         " Shelf A1 ",
         " e2801160600002 ",
         zone=zone["_id"],
-        map="bbbbbbbbbbbbbbbbbbbbbbbb",
+        map=floor_plan["_id"],
         xycoordinates=[0.25, 0.75],
     )
     row = await created(await admin.post("/api/locationtags", json=body))
@@ -29,7 +30,7 @@ async def test_create_read_update_delete(org_factory) -> None:
         "name": "Shelf A1",
         "tag": "E2801160600002",
         "zone": zone["_id"],
-        "map": "bbbbbbbbbbbbbbbbbbbbbbbb",
+        "map": floor_plan["_id"],
         "xycoordinates": [0.25, 0.75],
         "site": org.site_ids[0],
     }

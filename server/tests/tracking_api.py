@@ -43,6 +43,13 @@ async def make_zone(
     return await created(await client.post("/api/zones", json=zone_body(site, name, **changes)))
 
 
+async def make_map(
+    client: httpx.AsyncClient, site: str, name: str = "Ground Floor", **changes: Any
+) -> dict[str, Any]:
+    body = {"name": name, "site": site, **changes}
+    return await created(await client.post("/api/maps", json=body))
+
+
 def thing_body(
     site: str, name: str = "Pallet jack", cls: str = "item", **common: Any
 ) -> dict[str, Any]:

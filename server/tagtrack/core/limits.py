@@ -1,6 +1,7 @@
 """Refuse request bodies over a size limit before they are read into memory."""
 
 import json
+import re
 from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -15,16 +16,31 @@ class BodySizeLimit:
         max_bytes: int = MAX_JSON_BODY,
         routes: Mapping[tuple[str, str], int] | None = None,
     ) -> None:
-        """`routes` raises (or lowers) the limit for (method, path) pairs, e.g. uploads."""
+        """`routes` raises (or lowers) the limit for (method, path) pairs, e.g. uploads;
+        a `*` in a path stands for one path segment."""
         self.app = app
         self.max_bytes = max_bytes
-        self.routes = dict(routes or {})
+        self.routes = {key: v for key, v in (routes or {}).items() if "*" not in key[1]}
+        self.patterns = [
+            (method, re.compile("^" + re.escape(path).replace(r"\*", "[^/]+") + "$"), v)
+            for (method, path), v in (routes or {}).items()
+            if "*" in path
+        ]
+
+    def _limit(self, method: str, path: str) -> int:
+        path = path.rstrip("/")
+        if (method, path) in self.routes:
+            return self.routes[(method, path)]
+        for pattern_method, pattern, limit in self.patterns:
+            if pattern_method == method and pattern.match(path):
+                return limit
+        return self.max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        limit = self.routes.get((scope["method"], scope["path"].rstrip("/")), self.max_bytes)
+        limit = self._limit(scope["method"], scope["path"])
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             await self._refuse(send, limit)

@@ -12,10 +12,12 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.ids import ALL_SITES_ID, new_id
 from tagtrack.core.security import hash_password, random_password
+from tagtrack.demo.floorplan import DOORS, HANDHELD_SPOT, PLAN_NAME, SPOTS
 from tagtrack.models import (
     Endpoint,
     EndpointStatus,
     LocationTag,
+    Map,
     Organization,
     ReportConfig,
     Site,
@@ -152,8 +154,24 @@ def _epc(rng: random.Random, prefix: str, site: int, n: int) -> str:
     return f"{prefix}{site:02X}{n:06X}{rng.getrandbits(32):08X}"
 
 
+def _last_seen(
+    rng: random.Random, plan_id: str, shelves: list[tuple[str, list[float]]], now: datetime
+) -> dict[str, Any]:
+    """Where a handheld last read a thing: at a shelf of the plan, or not yet (a third)."""
+    if rng.random() < 0.33:
+        return {"map_id": "", "xy": [0.0, 0.0], "location_tag_id": None, "last_event": None}
+    shelf_id, spot = rng.choice(shelves)
+    return {
+        "map_id": plan_id,
+        "xy": list(spot),
+        "location_tag_id": shelf_id,
+        "last_event": now - timedelta(minutes=rng.randint(5, 600)),
+    }
+
+
 async def _seed_tracking(session: AsyncSession, org_id: str, sites: list[Site]) -> None:
     now = utcnow()
+    map_rows: list[dict[str, Any]] = []
     zone_rows: list[dict[str, Any]] = []
     endpoint_rows: list[dict[str, Any]] = []
     gate_rows: list[dict[str, Any]] = []
@@ -165,6 +183,18 @@ async def _seed_tracking(session: AsyncSession, org_id: str, sites: list[Site]) 
     for index, site in enumerate(sites):
         rng = random.Random(index)
         code = site.city[:3].upper()
+        plan_id = new_id()
+        # The plan is 1600 x 1000 pixels: its longer side spans 1000 map units.
+        map_rows.append(
+            {
+                "id": plan_id,
+                "org_id": org_id,
+                "site_id": site.id,
+                "name": PLAN_NAME,
+                "top_left": [0.0, 625.0],
+                "bot_right": [1000.0, 0.0],
+            }
+        )
         zones: dict[str, str] = {}
         for name, description, alert_minutes, kill_hours, kill_mode in ZONES:
             zones[name] = new_id()
@@ -208,14 +238,16 @@ async def _seed_tracking(session: AsyncSession, org_id: str, sites: list[Site]) 
                     "name": f"{code} {name}",
                     "uuid": f"{model.split()[-1]}-{code}-{n + 1:03d}",
                     "description": model,
-                    "xy": [100.0 + 150 * n, 80.0],
+                    "map_id": plan_id,
+                    "xy": list(HANDHELD_SPOT if zone is None else DOORS[zone][0]),
                     "key": secrets.token_urlsafe(32),
                     "auto_enroll": handheld,
+                    # Antenna 0 reads inside the door (IN), antenna 1 outside it (OUT).
                     "antennas": []
-                    if handheld
+                    if zone is None
                     else [
-                        {"map": "", "xycoordinates": [100.0 + 150 * n, 60.0]},
-                        {"map": "", "xycoordinates": [100.0 + 150 * n, 100.0]},
+                        {"map": plan_id, "xycoordinates": list(DOORS[zone][1])},
+                        {"map": plan_id, "xycoordinates": list(DOORS[zone][2])},
                     ],
                     "config": {} if handheld else {"power": 30.0, "session": 1},
                 }
@@ -245,17 +277,23 @@ async def _seed_tracking(session: AsyncSession, org_id: str, sites: list[Site]) 
                         "version": "3.21.4" if "Zebra" in model else "8.2.1",
                     }
                 )
+        shelves: list[tuple[str, list[float]]] = []
         for n, (shelf, zone) in enumerate(SHELVES):
+            shelf_id = new_id()
+            shelves.append((shelf_id, SPOTS[shelf]))
             shelf_rows.append(
                 {
+                    "id": shelf_id,
                     "org_id": org_id,
                     "site_id": site.id,
                     "name": shelf,
                     "tag": f"LOC{code}{n + 1:04d}",
                     "zone_id": zones[zone],
-                    "xy": [0.1 + 0.1 * (n % 8), 0.2 + 0.3 * (n // 8)],
+                    "map_id": plan_id,
+                    "xy": list(SPOTS[shelf]),
                 }
             )
+
         count = 0
         for name, prefix, category, how_many in ASSETS:
             for k in range(1, how_many + 1):
@@ -272,6 +310,7 @@ async def _seed_tracking(session: AsyncSession, org_id: str, sites: list[Site]) 
                         "serial": f"{prefix}-{code}-{rng.randint(100000, 999999)}",
                         "tag1": tag,
                         "categories": [category],
+                        **_last_seen(rng, plan_id, shelves, now),
                     }
                 )
                 tag_rows.append({"org_id": org_id, "tag": tag, "thing_id": thing_id})
@@ -290,10 +329,12 @@ async def _seed_tracking(session: AsyncSession, org_id: str, sites: list[Site]) 
                     "serial": f"EMP-{code}-{1001 + k}",
                     "tag1": tag,
                     "labels": [ROLES_AT_WORK[k % len(ROLES_AT_WORK)]],
+                    **_last_seen(rng, plan_id, shelves, now),
                 }
             )
             tag_rows.append({"org_id": org_id, "tag": tag, "thing_id": thing_id})
     for table, rows in (
+        (Map, map_rows),
         (Zone, zone_rows),
         (Endpoint, endpoint_rows),
         (ZoneGate, gate_rows),

@@ -11,6 +11,7 @@ from tagtrack.endpoints.schemas import EndpointRead, EndpointStatusRead, Endpoin
 from tagtrack.endpoints.service import EndpointService
 from tagtrack.kit.lists import MAX_LIMIT, Listing, set_total
 from tagtrack.lookups.tracking import SiteQuery
+from tagtrack.maps.repository import MapRepository
 from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.service import SiteService
 
@@ -20,7 +21,10 @@ router = APIRouter(tags=["endpoints"], responses=ERROR_RESPONSES)
 def _service(request: Request, session: DbSession) -> EndpointService:
     public_url = request.app.state.settings.public_url or str(request.base_url).rstrip("/")
     return EndpointService(
-        EndpointRepository(session), SiteService(SiteRepository(session)), public_url
+        EndpointRepository(session),
+        SiteService(SiteRepository(session)),
+        MapRepository(session),
+        public_url,
     )
 
 

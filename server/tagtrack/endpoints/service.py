@@ -18,6 +18,8 @@ from tagtrack.endpoints.schemas import (
 )
 from tagtrack.kit.lists import ListParams
 from tagtrack.lookups.tracking import site_for_write, sites_in_scope
+from tagtrack.maps.repository import MapRepository
+from tagtrack.maps.service import check_map_refs
 from tagtrack.models import Endpoint, EndpointStatus
 from tagtrack.sites.service import SiteService
 
@@ -41,9 +43,16 @@ def status_read(status: EndpointStatus, name: str = "") -> EndpointStatusRead:
 
 
 class EndpointService:
-    def __init__(self, repository: EndpointRepository, sites: SiteService, public_url: str) -> None:
+    def __init__(
+        self,
+        repository: EndpointRepository,
+        sites: SiteService,
+        maps: MapRepository,
+        public_url: str,
+    ) -> None:
         self.repository = repository
         self.sites = sites
+        self.maps = maps
         self.public_url = public_url
 
     def _read(
@@ -101,6 +110,13 @@ class EndpointService:
             raise BadRequest(
                 f"An endpoint named '{body.name}' already exists (duplicate)", reason="duplicate"
             )
+        await check_map_refs(
+            self.maps,
+            principal,
+            body.site,
+            [("map", body.map)]
+            + [(f"antennas.{i}.map", a.map) for i, a in enumerate(body.antennas)],
+        )
 
     @staticmethod
     def _apply(endpoint: Endpoint, body: EndpointWrite) -> None:

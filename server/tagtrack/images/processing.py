@@ -5,14 +5,17 @@ Everything here runs on bytes in memory and raises BadImage before anything is s
 
 import io
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 import pillow_heif
 from PIL import Image, ImageOps
+
+from tagtrack.core.errors import AppError, BadRequest, PayloadTooLarge, UnsupportedMediaType
 
 pillow_heif.register_heif_opener()
 # Our own pixel limit below answers for decompression bombs; Pillow warns about damaged
@@ -39,6 +42,8 @@ CONTENT_TYPES = {
 }
 # Pillow's JPEG opener also answers for MPO files.
 ALLOWED_FORMATS = ("JPEG", "PNG", "WEBP", "HEIF")
+
+T = TypeVar("T")
 
 _ORIENTATION = 0x0112
 _MAKE = 0x010F
@@ -164,8 +169,12 @@ def _metadata(image: Image.Image) -> tuple[int, datetime | None, float, float, s
     return orientation, taken_at, longitude, latitude, device
 
 
-def process(data: bytes) -> Processed:
-    """Check the bytes are a whole photo of an accepted type; read it and make thumbnails."""
+def open_checked(data: bytes) -> Image.Image:
+    """The bytes decoded as an accepted image type within the size and pixel limits.
+
+    The caller closes the image. Raises BadImage for anything else: empty, too large,
+    another type (SVG, PDF, a polyglot whose bytes are not wholly an image), damaged.
+    """
     if not data:
         raise BadImage("The file is empty", "empty file")
     if len(data) > MAX_UPLOAD_BYTES:
@@ -178,9 +187,8 @@ def process(data: bytes) -> Processed:
         raise BadImage(
             "The file is not a JPEG, PNG, WebP or HEIC image", "unsupported type"
         ) from exc
-    with image:
-        kind = image.format or ""
-        if kind not in CONTENT_TYPES:
+    try:
+        if (image.format or "") not in CONTENT_TYPES:
             raise BadImage("The file is not a JPEG, PNG, WebP or HEIC image", "unsupported type")
         width, height = image.size
         if width <= 0 or height <= 0 or width * height > MAX_PIXELS:
@@ -197,6 +205,16 @@ def process(data: bytes) -> Processed:
             raise BadImage(
                 "The image is damaged or truncated and cannot be read", "damaged image"
             ) from exc
+    except BaseException:
+        image.close()
+        raise
+    return image
+
+
+def process(data: bytes) -> Processed:
+    """Check the bytes are a whole photo of an accepted type; read it and make thumbnails."""
+    with open_checked(data) as image:
+        kind = image.format or ""
         orientation, taken_at, longitude, latitude, device = _metadata(image)
         try:
             upright = ImageOps.exif_transpose(image)
@@ -227,12 +245,59 @@ def process(data: bytes) -> Processed:
     )
 
 
+@dataclass(frozen=True)
+class FloorPlan:
+    data: bytes
+    content_type: str
+    format: str
+    width: int
+    height: int
+
+
+def floor_plan(data: bytes) -> FloorPlan:
+    """Check a floor-plan picture; keep its bytes unless browsers need them upright or as PNG."""
+    with open_checked(data) as image:
+        kind = image.format or ""
+        orientation = _metadata(image)[0]
+        if kind != "HEIF" and orientation == 1:
+            content_type, extension = CONTENT_TYPES[kind]
+            return FloorPlan(data, content_type, extension, image.width, image.height)
+        try:
+            upright = ImageOps.exif_transpose(image)
+            out = io.BytesIO()
+            upright.save(out, "PNG", optimize=True)
+        except Exception as exc:
+            raise BadImage(
+                "The image is damaged or truncated and cannot be read", "damaged image"
+            ) from exc
+        return FloorPlan(out.getvalue(), "image/png", "png", upright.width, upright.height)
+
+
+def upload_error(exc: BadImage) -> AppError:
+    """The API error for a refused upload: 413 too large, 415 not an image, else 400."""
+    if exc.reason == "too large":
+        return PayloadTooLarge(exc.message)
+    if exc.reason == "unsupported type":
+        return UnsupportedMediaType(exc.message, reason=exc.reason)
+    return BadRequest(exc.message, reason=exc.reason)
+
+
 _limiter: anyio.CapacityLimiter | None = None
 
 
-async def process_photo(data: bytes) -> Processed:
-    """process() in a worker thread, a few photos at a time so memory stays bounded."""
+async def in_worker(function: Callable[[bytes], T], data: bytes) -> T:
+    """Run an image function in a worker thread, a few at a time so memory stays bounded."""
     global _limiter
     if _limiter is None:
         _limiter = anyio.CapacityLimiter(PROCESSING_THREADS)
-    return await anyio.to_thread.run_sync(process, data, limiter=_limiter)
+    return await anyio.to_thread.run_sync(function, data, limiter=_limiter)
+
+
+async def process_photo(data: bytes) -> Processed:
+    """process() in a worker thread."""
+    return await in_worker(process, data)
+
+
+async def process_floor_plan(data: bytes) -> FloorPlan:
+    """floor_plan() in a worker thread."""
+    return await in_worker(floor_plan, data)

@@ -8,15 +8,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
-from tagtrack.core.errors import (
-    BadRequest,
-    NotFound,
-    PayloadTooLarge,
-    UnsupportedMediaType,
-)
+from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.core.ids import is_id, new_id
 from tagtrack.images.exports import Entry, csv_stream, zip_stream
-from tagtrack.images.processing import MAX_UPLOAD_BYTES, BadImage, Processed, process_photo
+from tagtrack.images.processing import (
+    MAX_UPLOAD_BYTES,
+    BadImage,
+    Processed,
+    process_photo,
+    upload_error,
+)
 from tagtrack.images.repository import ImageRepository
 from tagtrack.images.schemas import (
     BulkEdit,
@@ -149,11 +150,7 @@ class ImageService:
         try:
             processed: Processed = await process_photo(data)
         except BadImage as exc:
-            if exc.reason == "too large":
-                raise PayloadTooLarge(exc.message) from exc
-            if exc.reason == "unsupported type":
-                raise UnsupportedMediaType(exc.message, reason=exc.reason) from exc
-            raise BadRequest(exc.message, reason=exc.reason) from exc
+            raise upload_error(exc) from exc
         category_ids = list(categories) + ([category_id] if category_id else [])
         thing = None
         if thing_id:

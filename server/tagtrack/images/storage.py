@@ -14,9 +14,10 @@ import anyio
 
 from tagtrack.core.config import Settings
 
-Variant = Literal["original", "thumb", "mini"]
+# "plan" is a map's floor-plan picture, stored under the map's id.
+Variant = Literal["original", "thumb", "mini", "plan"]
 CHUNK = 64 * 1024
-_KEY = re.compile(r"^[0-9a-f]{24}/[0-9a-f]{24}/(original|thumb|mini)$")
+_KEY = re.compile(r"^[0-9a-f]{24}/[0-9a-f]{24}/(original|thumb|mini|plan)$")
 
 
 def image_key(org_id: str, image_id: str, variant: Variant) -> str:

@@ -11,6 +11,7 @@ from tagtrack.locationtags.repository import LocationTagRepository
 from tagtrack.locationtags.schemas import LocationTagRead, LocationTagWrite
 from tagtrack.locationtags.service import LocationTagService
 from tagtrack.lookups.tracking import SiteQuery
+from tagtrack.maps.repository import MapRepository
 from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.service import SiteService
 from tagtrack.zones.repository import ZoneRepository
@@ -23,6 +24,7 @@ def _service(session: DbSession) -> LocationTagService:
         LocationTagRepository(session),
         ZoneRepository(session),
         SiteService(SiteRepository(session)),
+        MapRepository(session),
     )
 
 

@@ -6,6 +6,8 @@ from tagtrack.kit.lists import ListParams
 from tagtrack.locationtags.repository import LocationTagRepository
 from tagtrack.locationtags.schemas import LocationTagRead, LocationTagWrite
 from tagtrack.lookups.tracking import site_for_write, sites_in_scope
+from tagtrack.maps.repository import MapRepository
+from tagtrack.maps.service import check_map_refs
 from tagtrack.models import LocationTag
 from tagtrack.sites.service import SiteService
 from tagtrack.things.tags import normalize_tag
@@ -26,11 +28,16 @@ def location_tag_read(row: LocationTag) -> LocationTagRead:
 
 class LocationTagService:
     def __init__(
-        self, repository: LocationTagRepository, zones: ZoneRepository, sites: SiteService
+        self,
+        repository: LocationTagRepository,
+        zones: ZoneRepository,
+        sites: SiteService,
+        maps: MapRepository,
     ) -> None:
         self.repository = repository
         self.zones = zones
         self.sites = sites
+        self.maps = maps
 
     async def list_page(
         self, principal: Principal, site: str, params: ListParams
@@ -62,6 +69,7 @@ class LocationTagService:
             principal.org_id, body.site, body.zone
         ):
             raise BadRequest("zone: the zone is not a zone of this site")
+        await check_map_refs(self.maps, principal, body.site, [("map", body.map)])
         row.name = body.name
         row.tag = tag
         row.zone_id = body.zone

@@ -6,6 +6,7 @@ from tagtrack.models.base import Base
 from tagtrack.models.endpoint import Endpoint, EndpointStatus
 from tagtrack.models.event import Event
 from tagtrack.models.exception import TrackingException
+from tagtrack.models.floor_map import Map
 from tagtrack.models.image import Image, ImageCategory
 from tagtrack.models.ingest import IngestBatch, PendingRead, RawPayload
 from tagtrack.models.location_tag import LocationTag
@@ -35,6 +36,7 @@ __all__ = [
     "InstallSecret",
     "LocationTag",
     "LoginFailure",
+    "Map",
     "OrgSettings",
     "Organization",
     "PasswordReset",

@@ -23,6 +23,7 @@ export type Site = Ok<paths['/api/sites/{site_id}']['get']>;
 export type SiteWrite = Body<paths['/api/sites']['post']>;
 
 export type OrgSettings = Ok<paths['/api/orgsettings']['get']>;
+export type SiteSettings = Ok<paths['/api/sites/{site_id}/settings']['get']>;
 
 export type User = Ok<paths['/api/users/{user_id}']['get']>;
 export type UserCreate = Body<paths['/api/users']['post']>;
@@ -54,6 +55,9 @@ export type ZoneWrite = Body<paths['/api/zones']['post']>;
 export type Gate = Zone['gates'][number];
 export type LocationTag = Ok<paths['/api/locationtags/{tag_id}']['get']>;
 export type LocationTagWrite = Body<paths['/api/locationtags']['post']>;
+export type FloorMap = Ok<paths['/api/maps/{map_id}']['get']>;
+export type FloorMapWrite = Body<paths['/api/maps']['post']>;
+export type MapThing = Ok<paths['/api/maps/{map_id}/things']['get']>[number];
 export type SsoAvailability = Ok<paths['/api/auth/{kind}/available']['get']>;
 export type SsoSettings = Ok<paths['/api/ssosettings']['get']>;
 export type SsoSettingsWrite = Body<paths['/api/ssosettings']['put']>;

@@ -34,6 +34,10 @@ const ApiKeysPage = lazy(() => import('../features/apikeys/ApiKeysPage'));
 const ApiKeyEditPage = lazy(() => import('../features/apikeys/ApiKeyEditPage'));
 const SsoSettingsPage = lazy(() => import('../features/ssosettings/SsoSettingsPage'));
 const ImportPage = lazy(() => import('../features/imports/ImportPage'));
+const MapsPage = lazy(() => import('../features/maps/MapsPage'));
+const MapEditPage = lazy(() => import('../features/maps/MapEditPage'));
+const MapViewPage = lazy(() => import('../features/maps/MapViewPage'));
+const SiteSettingsPage = lazy(() => import('../features/settings/SiteSettingsPage'));
 
 function page(Component: LazyExoticComponent<ComponentType>, fullPage = false) {
   return (
@@ -87,6 +91,10 @@ export const routes: RouteObject[] = [
       { path: 'apikeys/:id', element: page(ApiKeyEditPage) },
       { path: 'ssosettings', element: page(SsoSettingsPage) },
       { path: 'import', element: page(ImportPage) },
+      { path: 'maps', element: page(MapsPage) },
+      { path: 'maps/:id', element: page(MapEditPage) },
+      { path: 'mapview/:id', element: page(MapViewPage) },
+      { path: 'settings', element: page(SiteSettingsPage) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -19,7 +19,8 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useSsoAvailable } from '../../features/auth/queries';
 import { usePermissions } from '../../features/session/queries';
-import { useSitePath } from '../../features/session/SiteContext';
+import { useSiteMaps } from '../../features/maps/queries';
+import { useSitePath, useSiteSelection } from '../../features/session/SiteContext';
 import { useLabels } from '../../features/settings/queries';
 import { buildMenu, isActivePath, type MenuIcon, type MenuLink } from './menu';
 
@@ -70,6 +71,8 @@ function NavLink({
 export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
   const perms = usePermissions();
   const labels = useLabels();
+  const { siteId } = useSiteSelection();
+  const maps = useSiteMaps(siteId);
   const askSso = perms.can('ssosettings', 'create');
   const okta = useSsoAvailable('okta', askSso);
   const entra = useSsoAvailable('entra', askSso);
@@ -82,8 +85,9 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
         labels,
         // SSO enabled for the organisation: its settings screen is offered.
         ssoAvailable: okta.data?.enabled === true || entra.data?.enabled === true,
+        maps: (maps.data ?? []).map((m) => ({ id: m._id, name: m.name })),
       }),
-    [perms.can, labels, okta.data, entra.data],
+    [perms.can, labels, okta.data, entra.data, maps.data],
   );
 
   return (

@@ -1,6 +1,8 @@
+import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { EditableRows, type EditableColumn } from '../../components/EditableRows';
-import { MAP_ID_LENGTH, coordinateProblem, type AntennaRow } from './endpointForm';
+import type { FieldOption } from '../../components/FormField';
+import { coordinateProblem, type AntennaRow } from './endpointForm';
 
 const coordinate = (label: 'X' | 'Y', key: 'x' | 'y', readOnly: boolean) =>
   ({
@@ -27,10 +29,13 @@ export function AntennasEditor({
   value,
   onChange,
   readOnly,
+  mapOptions,
 }: {
   value: AntennaRow[];
   onChange: (rows: AntennaRow[]) => void;
   readOnly: boolean;
+  /** The site's maps, 'None' first. */
+  mapOptions: FieldOption[];
 }) {
   const columns: EditableColumn<AntennaRow>[] = [
     coordinate('X', 'x', readOnly),
@@ -41,12 +46,19 @@ export function AntennasEditor({
       fullOnPhone: true,
       render: (row, update) => (
         <TextField
+          select
           label="Map"
           size="small"
-          value={row.map}
+          value={mapOptions.some((o) => o.value === row.map) ? row.map : ''}
           onChange={(e) => update({ map: e.target.value })}
-          slotProps={{ input: { readOnly }, htmlInput: { maxLength: MAP_ID_LENGTH } }}
-        />
+          slotProps={{ input: { readOnly } }}
+        >
+          {mapOptions.map((o) => (
+            <MenuItem key={o.value} value={o.value}>
+              {o.label}
+            </MenuItem>
+          ))}
+        </TextField>
       ),
     },
   ];

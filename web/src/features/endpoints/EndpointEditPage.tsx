@@ -7,6 +7,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { LoadGate } from '../../components/LoadGate';
 import { QrCode } from '../../components/QrCode';
 import { useRecordSite } from '../../components/useRecordSite';
+import { useMapOptions } from '../maps/queries';
 import { useSiteNavigate } from '../session/SiteContext';
 import { usePermissions } from '../session/queries';
 import { AntennasEditor } from './AntennasEditor';
@@ -30,6 +31,7 @@ function EndpointEditor({ id, endpoint }: { id: string; endpoint: Endpoint | und
   const remove = useDeleteEndpoint();
   const navigate = useSiteNavigate();
   const recordSite = useRecordSite<EndpointForm>(endpoint?.site);
+  const mapOptions = useMapOptions(recordSite.site);
 
   const tabs: TabDef<EndpointForm>[] = [
     {
@@ -39,6 +41,7 @@ function EndpointEditor({ id, endpoint }: { id: string; endpoint: Endpoint | und
         { name: 'uuid', label: 'UUID' },
         recordSite.field,
         { name: 'description', label: 'Description', kind: 'textarea', wide: true },
+        { name: 'map', label: 'Map', kind: 'select', options: mapOptions },
         { name: 'x', label: 'X', kind: 'number', validate: coordinateRule },
         { name: 'y', label: 'Y', kind: 'number', validate: coordinateRule },
         { name: 'externalgate', label: 'External Gate', kind: 'checkbox', wide: true },
@@ -87,6 +90,7 @@ function EndpointEditor({ id, endpoint }: { id: string; endpoint: Endpoint | und
               value={(value as AntennaRow[] | undefined) ?? []}
               onChange={onChange}
               readOnly={readOnly}
+              mapOptions={mapOptions}
             />
           ),
         },
@@ -118,7 +122,7 @@ function EndpointEditor({ id, endpoint }: { id: string; endpoint: Endpoint | und
       id={id}
       tabs={tabs}
       initialValues={endpointToForm(endpoint, recordSite.site)}
-      onSave={(values) => save.mutateAsync({ id, body: formToEndpoint(values, endpoint) })}
+      onSave={(values) => save.mutateAsync({ id, body: formToEndpoint(values) })}
       onDelete={() => remove.mutateAsync(id)}
       parentPath="/endpoints"
       // A new endpoint opens itself: its key, status and pairing code are there.

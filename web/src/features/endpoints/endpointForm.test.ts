@@ -6,7 +6,6 @@ import {
   formToEndpoint,
   formatTemperature,
   formatUptime,
-  mapIdRule,
 } from './endpointForm';
 
 const endpoint: Endpoint = {
@@ -37,7 +36,7 @@ describe('endpoint form', () => {
       { map: '', x: '1', y: '2' },
       { map: 'floor', x: '3.5', y: '0' },
     ]);
-    const body = formToEndpoint({ ...form, name: '  Dock Door 3  ' }, endpoint);
+    const body = formToEndpoint({ ...form, name: '  Dock Door 3  ' });
     expect(body).not.toHaveProperty('key');
     expect(body).toMatchObject({
       name: 'Dock Door 3',
@@ -51,18 +50,9 @@ describe('endpoint form', () => {
   it('starts a new endpoint in the selected site with blank coordinates saved as 0', () => {
     const form = endpointToForm(undefined, 'site1');
     expect(form).toMatchObject({ site: 'site1', x: '', y: '', antennas: [], key: '' });
-    const body = formToEndpoint(
-      { ...form, name: 'New', antennas: [{ map: '', x: '', y: '7' }] },
-      undefined,
-    );
+    const body = formToEndpoint({ ...form, name: 'New', antennas: [{ map: '', x: '', y: '7' }] });
     expect(body.xycoordinates).toEqual([0, 0]);
     expect(body.antennas).toEqual([{ map: '', xycoordinates: [0, 7] }]);
-  });
-
-  it('keeps map ids to 24 characters', () => {
-    expect(mapIdRule('')).toBe(true);
-    expect(mapIdRule('m'.repeat(24))).toBe(true);
-    expect(mapIdRule('m'.repeat(25))).toBe('a map id has at most 24 characters');
   });
 
   it('flags coordinates that are not numbers', () => {

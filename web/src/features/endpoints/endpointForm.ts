@@ -2,14 +2,6 @@
 import type { Endpoint, EndpointWrite } from '../../api/types';
 import { parseNumber } from '../../components/formRules';
 
-/** A map is named by its id (24 characters). */
-export const MAP_ID_LENGTH = 24;
-
-/** The form rule of a Map field. */
-export function mapIdRule(value: unknown): true | string {
-  return String(value ?? '').trim().length <= MAP_ID_LENGTH || 'a map id has at most 24 characters';
-}
-
 export interface AntennaRow {
   map: string;
   x: string;
@@ -22,6 +14,7 @@ export interface EndpointForm {
   description: string;
   site: string;
   key: string;
+  map: string;
   externalgate: boolean;
   x: string | number | null;
   y: string | number | null;
@@ -46,6 +39,7 @@ export function endpointToForm(endpoint: Endpoint | undefined, site: string): En
     description: endpoint?.description ?? '',
     site: endpoint?.site ?? site,
     key: endpoint?.key ?? '',
+    map: endpoint?.map ?? '',
     externalgate: endpoint?.externalgate ?? false,
     x: coordinateText(endpoint?.xycoordinates?.[0]),
     y: coordinateText(endpoint?.xycoordinates?.[1]),
@@ -60,13 +54,13 @@ export function endpointToForm(endpoint: Endpoint | undefined, site: string): En
 }
 
 /** The body of a save; the key is the server's and is never sent. */
-export function formToEndpoint(form: EndpointForm, endpoint: Endpoint | undefined): EndpointWrite {
+export function formToEndpoint(form: EndpointForm): EndpointWrite {
   return {
     name: form.name.trim(),
     uuid: form.uuid.trim(),
     description: form.description,
     site: form.site,
-    map: endpoint?.map ?? '',
+    map: form.map,
     externalgate: form.externalgate,
     xycoordinates: toXY(form.x, form.y),
     autoEnroll: { enabled: form.autoEnroll, locationEnabled: form.autoEnrollLocation },

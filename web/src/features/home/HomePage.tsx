@@ -8,7 +8,7 @@ import Tooltip from '@mui/material/Tooltip';
 import { useMemo, type ReactNode } from 'react';
 import { PageHeader } from '../../components/PageHeader';
 import { useSiteSelection } from '../session/SiteContext';
-import { useSiteLabels } from '../things/queries';
+import { useSiteLabels } from '../settings/queries';
 import { EndpointStatusTable } from './EndpointStatusTable';
 import { joinStatuses } from './homeLogic';
 import { useLatestStatuses, useSiteEndpoints, useZoneOverview } from './queries';

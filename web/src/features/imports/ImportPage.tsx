@@ -24,7 +24,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useSnackbar } from '../../components/Snackbar';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
 import { useSiteSelection } from '../session/SiteContext';
-import { useSiteSettings } from '../things/queries';
+import { useSiteSettings } from '../settings/queries';
 import { useZoneOptions } from '../zones/queries';
 import {
   ASSET_FIELDS,

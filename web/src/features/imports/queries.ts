@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import type { ImportMapping, ImportRow, ParsedSheet } from '../../api/types';
 import { categoryKeys } from '../categories/queries';
+import { settingsKeys } from '../settings/queries';
 import { thingKeys } from '../things/queries';
 
 /** Reads the workbook on the server for the preview (nothing is stored). */
@@ -27,7 +28,7 @@ export function useSaveMapping(site: string | undefined) {
   return useMutation({
     mutationFn: (body: ImportMapping) =>
       unwrap(api.PUT('/api/import/mapping', { params: { query: { site: site ?? '' } }, body })),
-    onSuccess: () => client.invalidateQueries({ queryKey: thingKeys.siteSettings(site) }),
+    onSuccess: () => client.invalidateQueries({ queryKey: settingsKeys.site(site) }),
   });
 }
 

@@ -4,7 +4,8 @@ import type { LocationTag } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
 import { useRecordSite } from '../../components/useRecordSite';
-import { coordinateRule, mapIdRule } from '../endpoints/endpointForm';
+import { coordinateRule } from '../endpoints/endpointForm';
+import { useMapOptions } from '../maps/queries';
 import { usePermissions } from '../session/queries';
 import { useZoneOptions } from '../zones/queries';
 import {
@@ -22,6 +23,7 @@ function LocationTagEditor({ id, tag }: { id: string; tag: LocationTag | undefin
   const remove = useDeleteLocationTag();
   const recordSite = useRecordSite<LocationTagForm>(tag?.site);
   const zones = useZoneOptions(recordSite.site || undefined);
+  const mapOptions = useMapOptions(recordSite.site);
   const zoneOptions = useMemo(
     () => [
       { value: NO_ZONE, label: 'None' },
@@ -43,7 +45,7 @@ function LocationTagEditor({ id, tag }: { id: string; tag: LocationTag | undefin
         },
         recordSite.field,
         { name: 'zone', label: 'Zone', kind: 'select', options: zoneOptions },
-        { name: 'map', label: 'Map', validate: mapIdRule },
+        { name: 'map', label: 'Map', kind: 'select', options: mapOptions },
         { name: 'x', label: 'X', kind: 'number', validate: coordinateRule },
         { name: 'y', label: 'Y', kind: 'number', validate: coordinateRule },
       ],

@@ -1,4 +1,3 @@
-import type { OrgSettings } from '../../api/types';
 import { DEFAULT_LABELS } from '../../constants';
 
 export interface Labels {
@@ -9,15 +8,32 @@ export interface Labels {
   hideWorkers: boolean;
 }
 
-/** Renamed labels from the organisation settings; empty means the default. */
-export function labelsFrom(settings: Partial<OrgSettings> | undefined): Labels {
-  const pick = (value: string | null | undefined, fallback: string) =>
-    value && value.trim() ? value.trim() : fallback;
+/** Label settings as the organisation's and the sites' settings carry them. */
+export interface LabelOverrides {
+  itemLabel?: string | null;
+  workerLabel?: string | null;
+  itemNameLabel?: string | null;
+  itemSerialLabel?: string | null;
+  hideWorkers?: boolean | null;
+}
+
+/** The overrides' labels where they set one (empty means unset), else the fallbacks. */
+export function mergeLabels(
+  fallback: Labels,
+  overrides: LabelOverrides | null | undefined,
+): Labels {
+  const pick = (value: string | null | undefined, otherwise: string) =>
+    value && value.trim() ? value.trim() : otherwise;
   return {
-    item: pick(settings?.itemLabel, DEFAULT_LABELS.item),
-    worker: pick(settings?.workerLabel, DEFAULT_LABELS.worker),
-    itemName: pick(settings?.itemNameLabel, DEFAULT_LABELS.itemName),
-    itemSerial: pick(settings?.itemSerialLabel, DEFAULT_LABELS.itemSerial),
-    hideWorkers: settings?.hideWorkers ?? false,
+    item: pick(overrides?.itemLabel, fallback.item),
+    worker: pick(overrides?.workerLabel, fallback.worker),
+    itemName: pick(overrides?.itemNameLabel, fallback.itemName),
+    itemSerial: pick(overrides?.itemSerialLabel, fallback.itemSerial),
+    hideWorkers: fallback.hideWorkers || !!overrides?.hideWorkers,
   };
+}
+
+/** Renamed labels from the organisation settings; empty means the default. */
+export function labelsFrom(settings: LabelOverrides | undefined): Labels {
+  return mergeLabels({ ...DEFAULT_LABELS, hideWorkers: false }, settings);
 }

@@ -6,6 +6,7 @@ import { LoadGate } from '../../components/LoadGate';
 import { ALL_SITES_ID } from '../../constants';
 import { EventsTable } from '../events/EventsTable';
 import { useSiteSelection } from '../session/SiteContext';
+import { useSiteLabels } from '../settings/queries';
 import { usePermissions } from '../session/queries';
 import { ChipsInput } from './ChipsInput';
 import { DataTab } from './DataTab';
@@ -15,7 +16,6 @@ import {
   useCreateThing,
   useDeleteThing,
   useThing,
-  useSiteLabels,
   useThingClasses,
   useUpdateThing,
 } from './queries';

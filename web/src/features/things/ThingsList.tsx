@@ -9,7 +9,9 @@ import { GenericList, type ListColumn } from '../../components/GenericList';
 import { useSnackbar } from '../../components/Snackbar';
 import { useSiteSelection } from '../session/SiteContext';
 import { usePermissions } from '../session/queries';
-import { downloadThingsExport, thingsListQuery, useDeleteThing, useSiteLabels } from './queries';
+import { useSiteLabels, useSiteSettings } from '../settings/queries';
+import { LABEL_HEADER } from '../settings/siteSettingsForm';
+import { downloadThingsExport, thingsListQuery, useDeleteThing } from './queries';
 import { formatThingDateOrNA, listPathOf, tagDisplay, type ThingClass } from './thingLogic';
 import { TagText } from './TagText';
 
@@ -18,6 +20,8 @@ export function ThingsList({ thingClass }: { thingClass: ThingClass }) {
   const perms = usePermissions();
   const { siteId } = useSiteSelection();
   const labels = useSiteLabels(siteId);
+  // The site's Settings can add a Labels column (thingHeaders holds 'label').
+  const showLabels = (useSiteSettings(siteId).data?.thingHeaders ?? []).includes(LABEL_HEADER);
   const [params] = useSearchParams();
   const snackbar = useSnackbar();
   const remove = useDeleteThing();
@@ -50,6 +54,18 @@ export function ThingsList({ thingClass }: { thingClass: ThingClass }) {
         valueGetter: (_v, row) => tagDisplay(row.common, row.state?.alarmTamper),
         renderCell: ({ row }) => <TagText thing={row} />,
       },
+      ...(showLabels
+        ? [
+            {
+              field: 'labels',
+              headerName: 'Labels',
+              minWidth: 120,
+              sortable: false,
+              hideOnMobile: true,
+              valueGetter: (_v: unknown, row: Thing) => (row.common.labels ?? []).join(', '),
+            },
+          ]
+        : []),
       {
         field: 'zoneName',
         headerName: 'Zone',
@@ -64,7 +80,7 @@ export function ThingsList({ thingClass }: { thingClass: ThingClass }) {
         valueGetter: (_v, row) => formatThingDateOrNA(row.state?.lastEvent),
       },
     ],
-    [labels.itemName, labels.itemSerial],
+    [labels.itemName, labels.itemSerial, showLabels],
   );
 
   const query = useMemo(() => thingsListQuery(siteId, thingClass), [siteId, thingClass]);

@@ -1,4 +1,3 @@
-import { useMemo } from 'react';
 import {
   keepPreviousData,
   queryOptions,
@@ -10,10 +9,7 @@ import { ApiError, api, toApiError, unwrap, unwrapPage } from '../../api/client'
 import type { Thing, ThingCreate, ThingUpdate } from '../../api/types';
 import { listQueryParams, type ListQuery } from '../../components/listQuery';
 import type { DateRangeValue } from '../../components/format';
-import { ALL_SITES_ID } from '../../constants';
-import { useOrgSettings } from '../settings/queries';
-import { labelsFrom, type Labels } from '../settings/labels';
-import { mergeLabels, type Relation, type ThingClass } from './thingLogic';
+import type { Relation, ThingClass } from './thingLogic';
 
 export const thingKeys = {
   all: ['things'] as const,
@@ -40,32 +36,7 @@ export const thingKeys = {
     range.end.valueOf(),
   ],
   classes: ['thingclasses'] as const,
-  siteSettings: (site: string | undefined) => ['sitesettings', site] as const,
 };
-
-/** A site's settings (none for All Sites). */
-export function useSiteSettings(site: string | undefined) {
-  return useQuery({
-    queryKey: thingKeys.siteSettings(site),
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/sites/{site_id}/settings', { params: { path: { site_id: site ?? '' } } }),
-      ),
-    enabled: !!site && site !== ALL_SITES_ID,
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
-}
-
-/** Labels for a site's things: the site's settings over the organisation's. */
-export function useSiteLabels(site: string | undefined): Labels {
-  const org = useOrgSettings();
-  const siteSettings = useSiteSettings(site);
-  return useMemo(
-    () => mergeLabels(labelsFrom(org.data), siteSettings.data),
-    [org.data, siteSettings.data],
-  );
-}
 
 /** One page of a site's items or workers, for the generic list. */
 export const thingsListQuery =

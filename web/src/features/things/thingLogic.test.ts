@@ -7,7 +7,6 @@ import {
   formatThingDateOrNA,
   formatZoneTime,
   listPathOf,
-  mergeLabels,
   planLink,
   planUnlink,
   tagDisplay,
@@ -156,24 +155,5 @@ describe('unlinking', () => {
       ok: false,
     });
     expect(planUnlink('parents', ids, thing('s'), null).message).toBe('Parent no longer exists.');
-  });
-});
-
-describe('labels', () => {
-  const org = {
-    item: 'Assets',
-    worker: 'Workers',
-    itemName: 'Name',
-    itemSerial: 'Serial',
-    hideWorkers: false,
-  };
-
-  it("prefers the site's labels, else the organisation's", () => {
-    expect(mergeLabels(org, { itemNameLabel: 'Asset Name', itemSerialLabel: ' ' })).toEqual({
-      ...org,
-      itemName: 'Asset Name',
-    });
-    expect(mergeLabels(org, undefined)).toEqual(org);
-    expect(mergeLabels(org, { hideWorkers: true }).hideWorkers).toBe(true);
   });
 });

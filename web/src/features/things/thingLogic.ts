@@ -1,6 +1,5 @@
 /** Pure rules of the item and worker screens (spec sections 2, 5 and 8). */
 import type { Thing } from '../../api/types';
-import type { Labels } from '../settings/labels';
 import { formatThingDate, isUnsetDate, type DateInput } from '../../components/format';
 
 export type ThingClass = Thing['common']['class'];
@@ -154,26 +153,5 @@ export function planUnlink(
     parents,
     message: UNLINK_MESSAGES.parentUnlinked,
     ok: true,
-  };
-}
-
-interface LabelOverrides {
-  itemLabel?: string | null;
-  workerLabel?: string | null;
-  itemNameLabel?: string | null;
-  itemSerialLabel?: string | null;
-  hideWorkers?: boolean | null;
-}
-
-/** The site's labels where it sets them, else the organisation's (already defaulted). */
-export function mergeLabels(org: Labels, site: LabelOverrides | null | undefined): Labels {
-  const pick = (value: string | null | undefined, fallback: string) =>
-    value && value.trim() ? value.trim() : fallback;
-  return {
-    item: pick(site?.itemLabel, org.item),
-    worker: pick(site?.workerLabel, org.worker),
-    itemName: pick(site?.itemNameLabel, org.itemName),
-    itemSerial: pick(site?.itemSerialLabel, org.itemSerial),
-    hideWorkers: org.hideWorkers || !!site?.hideWorkers,
   };
 }
