@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
+from tagtrack.core.ids import new_id
 from tagtrack.ingest.formats import parse_payload
 from tagtrack.main import create_app
 from tagtrack.models import EndpointStatus, Event, PendingRead, RawPayload
@@ -243,7 +244,16 @@ def broker_port() -> Iterator[int]:
 
 @pytest.fixture
 async def mqtt_app(database_url: str, settings: Settings, broker_port: int) -> AsyncIterator[Any]:
-    with_mqtt = settings.model_copy(update={"mqtt_url": f"mqtt://127.0.0.1:{broker_port}"})
+    # A group and session of this run's own: other runs may share the machine's broker.
+    run = f"tagtrack-test-{new_id()}"
+    with_mqtt = settings.model_copy(
+        update={
+            "mqtt_url": f"mqtt://127.0.0.1:{broker_port}",
+            "mqtt_share_group": run,
+            "mqtt_client_id": run,
+            "mqtt_session_expiry_seconds": 60,
+        }
+    )
     application = create_app(with_mqtt, database_url=database_url)
     async with application.router.lifespan_context(application):
         await asyncio.wait_for(application.state.mqtt.connected.wait(), 10)
