@@ -1,11 +1,6 @@
 """The ingest API: reader keys, every reader format end to end, statuses, overload, MQTT."""
 
 import asyncio
-import contextlib
-import shutil
-import socket
-import subprocess
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,8 +17,8 @@ from tagtrack.ingest.formats import parse_payload
 from tagtrack.main import create_app
 from tagtrack.models import EndpointStatus, Event, PendingRead, RawPayload
 from tagtrack.models.base import utcnow
+from tests.broker import mqtt_broker
 from tests.conftest import make_client
-from tests.serve import free_port
 from tests.tracking import Floor, epc, iso
 
 SAMPLES = Path(__file__).parent / "samples" / "readers"
@@ -216,30 +211,10 @@ async def test_events_list_filters_and_counts(org_factory: Any, floor: Floor) ->
     assert visit["timeDuration"] > 0
 
 
-def _broker_reachable(port: int) -> bool:
-    with contextlib.closing(socket.socket()) as probe:
-        probe.settimeout(0.5)
-        return probe.connect_ex(("127.0.0.1", port)) == 0
-
-
 @pytest.fixture(scope="module")
 def broker_port() -> Iterator[int]:
-    """The machine's Mosquitto on 1883, or one started for the tests."""
-    if _broker_reachable(1883):
-        yield 1883
-        return
-    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    port = free_port()
-    process = subprocess.Popen([binary, "-p", str(port)])
-    try:
-        for _ in range(50):
-            if _broker_reachable(port):
-                break
-            time.sleep(0.1)
+    with mqtt_broker() as port:
         yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 @pytest.fixture
