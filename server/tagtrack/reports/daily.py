@@ -156,7 +156,7 @@ class DailyJobs:
         runner = ReportRunner(reports)
         attachments: list[Attachment] = []
         names: set[str] = set()
-        for config in await reports.emailed(site.id):
+        for config in await reports.emailed(site):
             async with runner.sheet(config) as sheet:
                 await runner.fill(sheet, config, site, since, due)
                 content = await sheet.finish_bytes()
