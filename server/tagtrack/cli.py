@@ -1,4 +1,5 @@
-"""The `tagtrack` command: serve, migrate, createsuperuser, seed-demo, simulate, openapi."""
+"""The `tagtrack` command: serve, migrate, createsuperuser, seed-demo, simulate, import,
+openapi."""
 
 import asyncio
 import json
@@ -172,6 +173,68 @@ def seed_demo_command() -> None:
     settings = get_settings()
     url = _database(settings)
     asyncio.run(_first_start(url, settings, demo=True))
+
+
+@app.command("import")
+def import_assets(
+    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="The .xlsx workbook")],
+    site: Annotated[str, typer.Option(help="The site's id or name")],
+    zone: Annotated[str, typer.Option(help="Put the items in this zone (id or name)")] = "",
+    mapping: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--map",
+            help="HEADER=FIELD (repeatable). Default: the site's saved mapping, else the "
+            "headers named like the fields name, description, serial, tags, tags1, tags2, "
+            "categories, labels",
+        ),
+    ] = None,
+) -> None:
+    """Import a workbook's rows as items of a site, as Import Assets does (duplicates are
+    filled in); rows are read as a stream, so any size works."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from tagtrack.imports.batch import ImportFailed, import_workbook
+
+    settings = get_settings()
+    url = _database(settings)
+
+    async def run() -> None:
+        engine = create_engine(url)
+        try:
+            # Progress and failed rows on stderr; the summary alone on stdout.
+            with Progress(console=Console(stderr=True), transient=True) as progress:
+                task = progress.add_task("Importing", total=None)
+                outcome = await import_workbook(
+                    create_sessionmaker(engine),
+                    settings,
+                    file,
+                    site=site,
+                    zone=zone,
+                    mapping_options=mapping or [],
+                    started=lambda total: progress.update(task, total=total),
+                    advanced=lambda rows: progress.advance(task, rows),
+                    failed=lambda error: progress.console.print(
+                        error, markup=False, soft_wrap=True
+                    ),
+                )
+        finally:
+            await engine.dispose()
+        for name in dict.fromkeys(outcome.created_categories):
+            typer.echo(f"Created new category: {name}")
+        typer.echo(
+            f"{outcome.uploaded} of {outcome.total} items uploaded "
+            f"({outcome.duplicates} duplicates filled in, {outcome.errors} errors)"
+        )
+        if outcome.errors:
+            raise typer.Exit(1)
+
+    try:
+        asyncio.run(run())
+    except ImportFailed as problem:
+        typer.echo(f"Error: {problem}", err=True)
+        raise typer.Exit(2) from problem
 
 
 @app.command()

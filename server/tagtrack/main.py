@@ -30,6 +30,8 @@ from tagtrack.exceptions.router import router as exceptions_router
 from tagtrack.images.processing import MAX_UPLOAD_BYTES
 from tagtrack.images.router import router as images_router
 from tagtrack.images.storage import storage_from_settings
+from tagtrack.imports.router import router as imports_router
+from tagtrack.imports.workbook import MAX_FILE_BYTES as MAX_WORKBOOK_BYTES
 from tagtrack.ingest.mqtt import mqtt_subscriber
 from tagtrack.ingest.router import router as ingest_router
 from tagtrack.ingest.router import user_router as user_reads_router
@@ -79,6 +81,7 @@ def api_router() -> APIRouter:
         events_router,
         exceptions_router,
         reports_router,
+        imports_router,
     ):
         api.include_router(router)
 
@@ -162,7 +165,13 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)
     app.add_middleware(BaseHTTPMiddleware, dispatch=security_headers)
     # Photo uploads may be larger than any JSON body: the file plus the multipart framing.
-    app.add_middleware(BodySizeLimit, routes={("POST", "/api/images"): MAX_UPLOAD_BYTES + 1024**2})
+    app.add_middleware(
+        BodySizeLimit,
+        routes={
+            ("POST", "/api/images"): MAX_UPLOAD_BYTES + 1024**2,
+            ("POST", "/api/import/parse"): MAX_WORKBOOK_BYTES + 1024**2,
+        },
+    )
     app.include_router(api_router())
     app.include_router(probes)
     _mount_console(app, settings.web_dist)

@@ -70,3 +70,10 @@ export type ImageUploader = Ok<paths['/api/images/uploaders/{user_id}']['get']>;
 export type ImageSearchParams = NonNullable<
   NonNullable<paths['/api/images']['get']['parameters']['query']>
 >;
+
+export type ImportMapping = Body<paths['/api/import/mapping']['put']>;
+export type HeaderAssetField = NonNullable<ImportMapping['headerAssetFields']>[number];
+export type AssetField = HeaderAssetField['assetField'];
+export type ParsedSheet = Ok<paths['/api/import/parse']['post']>;
+export type ImportRow = Body<paths['/api/import/row']['post']>;
+export type ImportRowResult = Ok<paths['/api/import/row']['post']>;

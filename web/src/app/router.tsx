@@ -33,6 +33,7 @@ const LocationTagEditPage = lazy(() => import('../features/locationtags/Location
 const ApiKeysPage = lazy(() => import('../features/apikeys/ApiKeysPage'));
 const ApiKeyEditPage = lazy(() => import('../features/apikeys/ApiKeyEditPage'));
 const SsoSettingsPage = lazy(() => import('../features/ssosettings/SsoSettingsPage'));
+const ImportPage = lazy(() => import('../features/imports/ImportPage'));
 
 function page(Component: LazyExoticComponent<ComponentType>, fullPage = false) {
   return (
@@ -85,6 +86,7 @@ export const routes: RouteObject[] = [
       { path: 'apikeys', element: page(ApiKeysPage) },
       { path: 'apikeys/:id', element: page(ApiKeyEditPage) },
       { path: 'ssosettings', element: page(SsoSettingsPage) },
+      { path: 'import', element: page(ImportPage) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -1783,6 +1783,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/import/parse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Parse Workbook
+         * @description An .xlsx workbook (Excel 2007 or later) of at most 20 MiB (400 MiB unpacked), read from its first sheet: the first non-empty row holds the headers, then at most 50,000 rows of at most 200 columns (2,000,000 cells in all). Old .xls files, CSV, password-protected and damaged workbooks are refused (4xx).
+         */
+        post: operations["parse_workbook_api_import_parse_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/row": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Row
+         * @description A cell of a list field (tags, tags1, tags2, categories, labels) holds several values separated by commas, semicolons or line breaks. Categories are named: a name that is no image category of the organisation yet creates one (matched case-insensitively). With importSettings.generatePrefixTag a row without any tag gets the tag orgTagPrefix + an 8-digit sequence number, one more than the highest such tag in the organisation. With importSettings.prefixedTagDupCheck a row's tag also counts as a duplicate of a thing carrying orgTagPrefix + that tag.
+         */
+        post: operations["import_row_api_import_row_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import/mapping": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save Mapping
+         * @description Keep the header mapping in the site's settings (importSettings.importMappings, by name;
+         *     DEFAULT is offered again on the next import); other settings are left unchanged.
+         */
+        put: operations["save_mapping_api_import_mapping_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1987,6 +2048,14 @@ export interface components {
              * @default false
              */
             locationEnabled: boolean;
+        };
+        /** Body_parse_workbook_api_import_parse_post */
+        Body_parse_workbook_api_import_parse_post: {
+            /**
+             * File
+             * @description The .xlsx workbook
+             */
+            file: string;
         };
         /** Body_upload_image_api_images_post */
         Body_upload_image_api_images_post: {
@@ -2778,6 +2847,52 @@ export interface components {
             /** Headerassetfields */
             headerAssetFields?: components["schemas"]["HeaderAssetField"][];
         };
+        /** ImportRow */
+        ImportRow: {
+            /** Site */
+            site: string;
+            /**
+             * Zone
+             * @description Put the item in this zone of the site (by a manual event on its first tag; an item without any tag is created without a zone). Required when the site's importSettings.requireZone is on (400 'Please select a zone to import assets to.')
+             * @default
+             */
+            zone: string | "";
+            /** Headerassetfields */
+            headerAssetFields: components["schemas"]["HeaderAssetField"][];
+            /**
+             * Cells
+             * @description The row's cells by header
+             */
+            cells: {
+                [key: string]: string;
+            };
+            /**
+             * Updateduplicate
+             * @description When a tag of the row is already another item's: false answers 400 with 'duplicate' in the message; true fills what that item lacks from the row
+             * @default false
+             */
+            updateDuplicate: boolean;
+        };
+        /** ImportRowResult */
+        ImportRowResult: {
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "complete" | "complete duplicate";
+            /**
+             * Thing
+             * @description The id of the created or updated item
+             */
+            thing: string;
+            /** Tags */
+            tags: string[];
+            /**
+             * Createdcategories
+             * @description Categories this row created, by name
+             */
+            createdCategories: string[];
+        };
         /** ImportSettings */
         ImportSettings: {
             /** Importmappings */
@@ -2977,6 +3092,22 @@ export interface components {
             entraEnabled: boolean;
             /** Id */
             _id?: string | null;
+        };
+        /**
+         * ParsedSheet
+         * @description The first sheet of a workbook, every cell as text (dates as YYYY-MM-DD or
+         *     YYYY-MM-DD HH:MM:SS, whole numbers without decimals, TRUE/FALSE).
+         */
+        ParsedSheet: {
+            /** Filename */
+            fileName: string;
+            /** Headers */
+            headers: string[];
+            /**
+             * Rows
+             * @description Each row has one cell per header
+             */
+            rows: string[][];
         };
         /** PasswordResetBody */
         PasswordResetBody: {
@@ -11718,6 +11849,269 @@ export interface operations {
             };
             /** @description Not found (also another organisation's resource) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    parse_workbook_api_import_parse_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_parse_workbook_api_import_parse_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ParsedSheet"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description File, sheet or workbook too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an .xlsx workbook */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import_row_api_import_row_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportRow"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRowResult"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description File, sheet or workbook too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an .xlsx workbook */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    save_mapping_api_import_mapping_put: {
+        parameters: {
+            query: {
+                site: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportMapping"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportMapping"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description File, sheet or workbook too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an .xlsx workbook */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -43,10 +43,9 @@ export const thingKeys = {
   siteSettings: (site: string | undefined) => ['sitesettings', site] as const,
 };
 
-/** Labels for a site's things: the site's settings over the organisation's. */
-export function useSiteLabels(site: string | undefined): Labels {
-  const org = useOrgSettings();
-  const siteSettings = useQuery({
+/** A site's settings (none for All Sites). */
+export function useSiteSettings(site: string | undefined) {
+  return useQuery({
     queryKey: thingKeys.siteSettings(site),
     queryFn: () =>
       unwrap(
@@ -56,6 +55,12 @@ export function useSiteLabels(site: string | undefined): Labels {
     staleTime: 5 * 60_000,
     retry: false,
   });
+}
+
+/** Labels for a site's things: the site's settings over the organisation's. */
+export function useSiteLabels(site: string | undefined): Labels {
+  const org = useOrgSettings();
+  const siteSettings = useSiteSettings(site);
   return useMemo(
     () => mergeLabels(labelsFrom(org.data), siteSettings.data),
     [org.data, siteSettings.data],

@@ -1,0 +1,156 @@
+"""Import Assets: wrong files refused, headers mapped and saved, the zone rule, a full import
+with its row statuses (a duplicate and an error among them), phone width."""
+
+import uuid
+from typing import Any
+
+from playwright.sync_api import APIRequestContext, Page, expect
+
+from e2e.conftest import PRIYA, Console, open_signed_in, shot, snackbar
+from e2e.tracking_data import create_thing, create_zone, new_site
+from tests.spreadsheets import workbook_bytes
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+HEADERS = ["Asset Name", "Serial No", "RFID", "Group", "Purchased"]
+ROWS = 30
+
+
+def workbook(rows: list[list[Any]]) -> bytes:
+    return workbook_bytes(HEADERS, rows)
+
+
+def choose_file(page: Page, name: str, data: bytes, mime: str = XLSX) -> None:
+    page.get_by_test_id("import-file").set_input_files(
+        {"name": name, "mimeType": mime, "buffer": data}
+    )
+
+
+def pick(page: Page, label: str, option: str) -> None:
+    page.get_by_role("combobox", name=label, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def with_settings(api: APIRequestContext, site: str, **import_settings: Any) -> None:
+    url = f"/api/sites/{site}/settings"
+    settings = api.get(url).json()
+    settings["importSettings"].update(import_settings)
+    response = api.put(url, data=settings)
+    assert response.ok, response.text()
+
+
+def statuses(page: Page, status: str) -> int:
+    return page.locator(f'[data-testid="row-status"][data-status="{status}"]').count()
+
+
+def test_full_import_with_mapping_statuses_and_zone_rule(
+    page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    site = new_site(admin_api, "E2E Import Site")
+    zone = create_zone(admin_api, site, "Goods In", [])
+    with_settings(admin_api, site, requireZone=True)
+    batch = uuid.uuid4().hex[:8].upper()
+    duplicate_tag = f"E2E{batch}0005"
+    existing = create_thing(admin_api, site, "Pallet wrapper", tag=duplicate_tag)
+    rows: list[list[Any]] = [
+        [f"Scanner {i}", f"SN-{i:04d}", f"E2E{batch}{i:04d}", "Handhelds", "2024-03-01"]
+        for i in range(ROWS)
+    ]
+    rows[5][0] = "Pallet wrapper (spreadsheet)"
+    rows[7][0] = "An asset name far too long " * 20
+    data = workbook(rows)
+
+    open_signed_in(page, PRIYA, console.demo_password, f"/import?site={site}")
+    expect(page.get_by_role("heading", name="Import Assets")).to_be_visible()
+    expect(page.get_by_text("Choose an Excel file (.xlsx) to preview its rows.")).to_be_visible()
+
+    # Only .xlsx: the chooser refuses another name, the server another content.
+    choose_file(page, "assets.csv", b"Asset Name,RFID\nA,B\n", "text/csv")
+    expect(page.get_by_test_id("import-file-problem")).to_contain_text(
+        "Only Excel workbooks (.xlsx) can be imported"
+    )
+    choose_file(page, "renamed.xlsx", b"Asset Name,RFID\nA,B\n", "text/csv")
+    expect(page.get_by_test_id("import-file-problem")).to_contain_text("not an Excel workbook")
+    expect(snackbar(page)).to_contain_text("Failed to read renamed.xlsx")
+
+    choose_file(page, "scanners.xlsx", data)
+    expect(page.get_by_test_id("import-file-name")).to_have_text("scanners.xlsx: 30 rows")
+    expect(page.get_by_test_id("import-file-problem")).to_have_count(0)
+    grid = page.get_by_test_id("import-preview")
+    expect(grid.get_by_role("columnheader", name="Asset Name")).to_be_visible()
+    expect(grid.get_by_role("row")).to_have_count(26)  # 25 rows a page and the header
+    expect(grid.get_by_text("1\u201325 of 30")).to_be_visible()
+    expect(grid.get_by_role("gridcell", name="2024-03-01").first).to_be_visible()
+
+    page.get_by_test_id("import-start").click()
+    expect(snackbar(page)).to_contain_text("Please map headers to asset fields.")
+    pick(page, "Name", "Asset Name")
+    pick(page, "Serial", "Serial No")
+    pick(page, "Tags", "RFID")
+    pick(page, "Categories", "Group")
+    # A header already mapped is not offered to another field.
+    page.get_by_role("combobox", name="Description").click()
+    expect(page.get_by_role("option", name="Asset Name", exact=True)).to_have_count(0)
+    expect(page.get_by_role("option", name="Purchased", exact=True)).to_be_visible()
+    page.keyboard.press("Escape")
+    page.get_by_test_id("save-mapping").click()
+    expect(snackbar(page)).to_contain_text("Header mapping saved")
+
+    expect(page.get_by_text("Please select a zone.", exact=True)).to_be_visible()
+    page.get_by_test_id("import-start").click()
+    expect(snackbar(page)).to_contain_text("Please select a zone to import assets to.")
+
+    pick(page, "Zone", "Goods In")
+    expect(page.get_by_text("Please select a zone.", exact=True)).to_have_count(0)
+    page.get_by_test_id("import-start").click()
+    expect(page.get_by_test_id("import-count")).to_have_text(
+        "29 of 30 items uploaded", timeout=60_000
+    )
+    expect(page.get_by_role("heading", name="Import Assets")).to_be_visible()
+    assert statuses(page, "complete") == 23
+    assert statuses(page, "complete duplicate") == 1
+    assert statuses(page, "error") == 1
+    page.locator('[data-status="complete duplicate"]').hover()
+    expect(page.get_by_role("tooltip")).to_have_text(
+        "Duplicate tag detected, inserted missing information."
+    )
+    page.locator('[data-status="error"]').hover()
+    error_tip = page.get_by_role("tooltip").filter(has_text="Error: ")
+    expect(error_tip).to_have_text("Error: name: String should have at most 300 characters")
+    shot(page, "import-desktop")
+
+    # The rows are items of the site, in the zone, with the new category.
+    item = admin_api.get(f"/api/things/tag/E2E{batch}0012").json()
+    assert item["common"]["name"] == "Scanner 12" and item["common"]["serial"] == "SN-0012"
+    assert item["common"]["categories"] == ["Handhelds"]
+    assert item["state"]["zone"] == zone and item["site"] == site
+    kept = admin_api.get(f"/api/things/{existing['_id']}").json()
+    assert kept["common"]["name"] == "Pallet wrapper" and kept["common"]["serial"] == "SN-0005"
+
+    # The next visit offers the saved mapping again.
+    page.goto(f"/import?site={site}")
+    choose_file(page, "scanners.xlsx", data)
+    expect(page.get_by_role("combobox", name="Name", exact=True)).to_have_text("Asset Name")
+    expect(page.get_by_role("combobox", name="Tags", exact=True)).to_have_text("RFID")
+    expect(page.get_by_role("combobox", name="Labels", exact=True)).to_have_text("Not imported")
+
+
+def test_import_at_phone_width(
+    mobile_page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    site = new_site(admin_api, "E2E Import Phone")
+    rows: list[list[Any]] = [
+        [f"Tablet {i}", f"T-{i}", "", "Tablets", "2025-01-02"] for i in range(12)
+    ]
+    open_signed_in(mobile_page, PRIYA, console.demo_password, f"/import?site={site}")
+    expect(mobile_page.get_by_role("heading", name="Import Assets")).to_be_visible()
+    shot(mobile_page, "import-phone-empty")
+    choose_file(mobile_page, "tablets.xlsx", workbook(rows))
+    expect(mobile_page.get_by_test_id("import-file-name")).to_have_text("tablets.xlsx: 12 rows")
+    pick(mobile_page, "Name", "Asset Name")
+    mobile_page.get_by_test_id("import-start").click()
+    expect(mobile_page.get_by_test_id("import-count")).to_have_text(
+        "12 of 12 items uploaded", timeout=60_000
+    )
+    width = mobile_page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    shot(mobile_page, "import-phone")

@@ -1,0 +1,50 @@
+from collections.abc import Sequence
+
+from sqlalchemy import BigInteger, cast, func, or_, select
+
+from tagtrack.kit.repository import Repository
+from tagtrack.models import ImageCategory, Site, ThingTag, Zone
+
+
+def _like_prefix(prefix: str) -> str:
+    return prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+class ImportRepository(Repository[ImageCategory]):
+    model = ImageCategory
+
+    async def lock(self, org_id: str, purpose: str) -> None:
+        """Serialise imports of one organisation for this purpose until the transaction ends,
+        so that concurrent rows neither take the same generated tag nor create a category
+        twice."""
+        key = f"tagtrack.import.{purpose}:{org_id}"
+        await self.session.execute(select(func.pg_advisory_xact_lock(func.hashtext(key))))
+
+    async def highest_generated(self, org_id: str, prefix: str) -> int:
+        """The highest number N of the organisation's tags spelled prefix + digits, or 0."""
+        number = func.substr(ThingTag.tag, len(prefix) + 1)
+        stmt = select(func.max(cast(number, BigInteger))).where(
+            ThingTag.org_id == org_id,
+            ThingTag.tag.like(_like_prefix(prefix), escape="\\"),
+            number.regexp_match("^[0-9]{1,18}$"),
+        )
+        return int((await self.session.execute(stmt)).scalar() or 0)
+
+    async def categories_named(self, org_id: str, names: Sequence[str]) -> dict[str, str]:
+        """The organisation's category names among these, by lower-case name."""
+        lowered = [n.lower() for n in names]
+        stmt = select(ImageCategory.name).where(
+            ImageCategory.org_id == org_id, func.lower(ImageCategory.name).in_(lowered)
+        )
+        return {name.lower(): name for name in (await self.session.execute(stmt)).scalars()}
+
+    async def sites_named(self, text: str) -> Sequence[Site]:
+        """Sites whose id is this text or whose name is it (any case), in any organisation."""
+        stmt = select(Site).where(or_(Site.id == text, func.lower(Site.name) == text.lower()))
+        return (await self.session.execute(stmt.order_by(Site.id))).scalars().all()
+
+    async def zones_named(self, site_id: str, text: str) -> Sequence[Zone]:
+        stmt = select(Zone).where(
+            Zone.site_id == site_id, or_(Zone.id == text, func.lower(Zone.name) == text.lower())
+        )
+        return (await self.session.execute(stmt.order_by(Zone.id))).scalars().all()

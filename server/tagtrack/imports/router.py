@@ -1,0 +1,58 @@
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, File, Query, Request, UploadFile
+
+from tagtrack.auth.dependencies import allowed
+from tagtrack.auth.principal import Principal
+from tagtrack.core.db import DbSession
+from tagtrack.core.errors import ERROR_RESPONSES, ErrorBody
+from tagtrack.imports.rules import RULES_TEXT
+from tagtrack.imports.schemas import ImportRow, ImportRowResult, ParsedSheet
+from tagtrack.imports.service import ImportService
+from tagtrack.imports.workbook import LIMITS_TEXT, MAX_FILE_BYTES
+from tagtrack.kit.schemas import Id
+from tagtrack.settings.schemas import ImportMapping
+
+router = APIRouter(
+    prefix="/import",
+    tags=["import"],
+    responses={
+        **ERROR_RESPONSES,
+        413: {"model": ErrorBody, "description": "File, sheet or workbook too large"},
+        415: {"model": ErrorBody, "description": "Not an .xlsx workbook"},
+    },
+)
+
+
+def _service(request: Request, session: DbSession) -> ImportService:
+    return ImportService(session, request.app.state.settings)
+
+
+Service = Annotated[ImportService, Depends(_service)]
+Importer = Annotated[Principal, allowed("import", "modify")]
+
+
+@router.post("/parse", response_model=ParsedSheet, description=LIMITS_TEXT)
+async def parse_workbook(
+    principal: Importer,
+    service: Service,
+    file: Annotated[UploadFile, File(description="The .xlsx workbook")],
+) -> ParsedSheet:
+    """Read a workbook's first sheet for the preview; nothing is stored."""
+    data = await file.read(MAX_FILE_BYTES + 1)
+    return await service.parse(file.filename or "", data)
+
+
+@router.post("/row", response_model=ImportRowResult, status_code=201, description=RULES_TEXT)
+async def import_row(body: ImportRow, principal: Importer, service: Service) -> ImportRowResult:
+    """Create one row of the sheet as an item of the site (or fill in its duplicate)."""
+    return await service.import_row(principal, body)
+
+
+@router.put("/mapping", response_model=ImportMapping)
+async def save_mapping(
+    body: ImportMapping, principal: Importer, service: Service, site: Annotated[Id, Query()]
+) -> ImportMapping:
+    """Keep the header mapping in the site's settings (importSettings.importMappings, by name;
+    DEFAULT is offered again on the next import); other settings are left unchanged."""
+    return await service.save_mapping(principal, site, body)

@@ -1,0 +1,43 @@
+from typing import Annotated, Literal
+
+from pydantic import Field
+
+from tagtrack.kit.schemas import ApiModel, Id
+from tagtrack.settings.schemas import HeaderAssetField
+
+CellText = Annotated[str, Field(max_length=32_767)]
+
+
+class ParsedSheet(ApiModel):
+    """The first sheet of a workbook, every cell as text (dates as YYYY-MM-DD or
+    YYYY-MM-DD HH:MM:SS, whole numbers without decimals, TRUE/FALSE)."""
+
+    fileName: str
+    headers: list[str]
+    rows: list[list[str]] = Field(description="Each row has one cell per header")
+
+
+class ImportRow(ApiModel):
+    site: Id
+    zone: Id | Literal[""] = Field(
+        default="",
+        description="Put the item in this zone of the site (by a manual event on its first "
+        "tag; an item without any tag is created without a zone). Required when the site's "
+        "importSettings.requireZone is on (400 'Please select a zone to import assets to.')",
+    )
+    headerAssetFields: list[HeaderAssetField] = Field(max_length=8)
+    cells: dict[Annotated[str, Field(max_length=200)], CellText] = Field(
+        max_length=200, description="The row's cells by header"
+    )
+    updateDuplicate: bool = Field(
+        default=False,
+        description="When a tag of the row is already another item's: false answers 400 with "
+        "'duplicate' in the message; true fills what that item lacks from the row",
+    )
+
+
+class ImportRowResult(ApiModel):
+    status: Literal["complete", "complete duplicate"]
+    thing: str = Field(description="The id of the created or updated item")
+    tags: list[str]
+    createdCategories: list[str] = Field(description="Categories this row created, by name")

@@ -1,0 +1,390 @@
+"""Import Assets: reading workbooks, the header mapping, rows as items, the command line."""
+
+import io
+import os
+import subprocess
+import sys
+import zipfile
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tagtrack.imports.workbook import WorkbookRefused, open_sheet
+from tests.conftest import Org
+from tests.helpers import assert_error
+from tests.spreadsheets import workbook_bytes
+from tests.tracking_api import make_zone
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "spreadsheets"
+TAGTRACK = Path(sys.executable).parent / "tagtrack"
+
+HEADERS = ["Asset", "Notes", "Serial No", "EPC", "Alt EPC", "Spare EPC", "Category", "Labels"]
+MAPPING = [
+    {"header": "Asset", "assetField": "name"},
+    {"header": "Notes", "assetField": "description"},
+    {"header": "Serial No", "assetField": "serial"},
+    {"header": "EPC", "assetField": "tags"},
+    {"header": "Alt EPC", "assetField": "tags1"},
+    {"header": "Spare EPC", "assetField": "tags2"},
+    {"header": "Category", "assetField": "categories"},
+    {"header": "Labels", "assetField": "labels"},
+]
+
+
+def workbook(rows: list[list[Any]], headers: list[str] = HEADERS) -> bytes:
+    return workbook_bytes(headers, rows)
+
+
+async def parse(
+    client: httpx.AsyncClient, data: bytes, name: str = "assets.xlsx"
+) -> httpx.Response:
+    return await client.post("/api/import/parse", files={"file": (name, data, XLSX)})
+
+
+def row_body(site: str, cells: dict[str, str], **extra: Any) -> dict[str, Any]:
+    return {"site": site, "headerAssetFields": MAPPING, "cells": cells, **extra}
+
+
+def cells(name: str, tag: str = "", **more: str) -> dict[str, str]:
+    return {**dict.fromkeys(HEADERS, ""), "Asset": name, "EPC": tag, **more}
+
+
+async def save_settings(client: httpx.AsyncClient, site: str, **changes: Any) -> None:
+    url = f"/api/sites/{site}/settings"
+    current = (await client.get(url)).json()
+    current.update(changes)
+    response = await client.put(url, json=current)
+    assert response.status_code == 200, response.text
+
+
+async def test_parse_gives_headers_and_rows_as_text(org_factory) -> None:
+    org: Org = await org_factory()
+    data = workbook(
+        [
+            ["Forklift", None, 12345, "e200 01", None, None, "Vehicles", True],
+            [],  # empty rows are skipped
+            ["Scanner", "Handheld", 3.25, None, None, None, None, None],
+            ["Ladder", datetime(2024, 5, 6, 7, 8, 9), date(2024, 1, 2), None, None, None, None],
+        ],
+        headers=[*HEADERS[:7], ""],
+    )
+    response = await parse(org.client("Manager"), data)
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["fileName"] == "assets.xlsx"
+    assert body["headers"] == [*HEADERS[:7], "Column H"]
+    assert body["rows"] == [
+        ["Forklift", "", "12345", "e200 01", "", "", "Vehicles", "TRUE"],
+        ["Scanner", "Handheld", "3.25", "", "", "", "", ""],
+        ["Ladder", "2024-05-06 07:08:09", "2024-01-02", "", "", "", "", ""],
+    ]
+
+
+def _encrypted() -> bytes:
+    """What Excel writes for a password-protected workbook: an OLE file holding an
+    EncryptedPackage stream."""
+    head = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504
+    return head + "EncryptedInfo EncryptedPackage".encode("utf-16-le") + b"\x00" * 1024
+
+
+def _zip(parts: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in parts.items():
+            archive.writestr(name, content)
+    return out.getvalue()
+
+
+def _zip_bomb() -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("xl/workbook.xml", b"<workbook/>")
+        with archive.open("xl/worksheets/sheet1.xml", "w", force_zip64=True) as part:
+            chunk = b"\x00" * (1 << 20)
+            for _ in range(401):
+                part.write(chunk)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "status", "message"),
+    [
+        ("assets.csv", b"Name,Serial\nForklift,1\n", 415, "CSV"),
+        ("assets.xlsx", b"Name,Serial\nForklift,1\n", 415, "CSV"),
+        ("old.xls", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 2000, 415, ".xls"),
+        ("secret.xlsx", _encrypted(), 415, "password-protected"),
+        ("photo.xlsx", b"\x89PNG\r\n\x1a\n" + b"\x00\x01" * 100, 415, "not an Excel workbook"),
+        ("broken.xlsx", workbook([["a"] * 8])[:900], 400, "damaged"),
+        ("doc.xlsx", _zip({"word/document.xml": b"<w/>"}), 415, "not an Excel workbook"),
+        ("garbled.xlsx", _zip({"xl/workbook.xml": b"<not xml"}), 400, "damaged"),
+        ("empty.xlsx", b"", 415, "not an Excel workbook"),
+    ],
+)
+async def test_anything_but_a_real_xlsx_is_refused(
+    org_factory, name: str, data: bytes, status: int, message: str
+) -> None:
+    org: Org = await org_factory()
+    response = await parse(org.client("Manager"), data, name)
+    assert_error(response, status, message=message)
+
+
+async def test_huge_files_and_sheets_are_refused(org_factory) -> None:
+    org: Org = await org_factory()
+    client = org.client("Manager")
+    assert_error(await parse(client, _zip_bomb()), 413, message="unpacks to more than")
+    assert_error(await parse(client, os.urandom(21 * 1024 * 1024)), 413)
+    wide = workbook([["x"] * 201], headers=[f"H{i}" for i in range(201)])
+    assert_error(await parse(client, wide), 413, message="more than 200 columns")
+    # The server is still up and reads a good workbook.
+    assert (await parse(client, workbook([["ok"]]))).status_code == 200
+
+
+def test_a_sheet_over_the_row_or_cell_limit_is_refused() -> None:
+    data = workbook([[str(i)] for i in range(6)])
+    sheet = open_sheet(io.BytesIO(data), max_rows=5)
+    with pytest.raises(WorkbookRefused, match="more than 5 rows"):
+        list(sheet.rows)
+    # Six rows of eight cells under the headers.
+    sheet = open_sheet(io.BytesIO(data), max_cells=47)
+    with pytest.raises(WorkbookRefused, match="more than 47 cells"):
+        list(sheet.rows)
+    assert len(list(open_sheet(io.BytesIO(data), max_cells=48).rows)) == 6
+
+
+async def test_rows_become_items_with_every_field(org_factory) -> None:
+    org: Org = await org_factory()
+    client = org.client("Manager")
+    site = org.site_ids[0]
+    row = {
+        "Asset": " Forklift 7 ",
+        "Notes": "Electric",
+        "Serial No": "SN-1",
+        "EPC": "e2000001, e2000002",
+        "Alt EPC": "a1",
+        "Spare EPC": "b1;b2",
+        "Category": "Vehicles, Heavy",
+        "Labels": "blue\nyard",
+    }
+    response = await client.post("/api/import/row", json=row_body(site, row))
+    assert response.status_code == 201, response.text
+    result = response.json()
+    assert result["status"] == "complete"
+    assert result["createdCategories"] == ["Vehicles", "Heavy"]
+    thing = (await client.get(f"/api/things/{result['thing']}")).json()
+    common = thing["common"]
+    assert thing["site"] == site and common["class"] == "item"
+    assert (common["name"], common["description"], common["serial"]) == (
+        "Forklift 7",
+        "Electric",
+        "SN-1",
+    )
+    assert common["tags"] == ["E2000001", "E2000002"]
+    assert common["tags1"] == ["A1"] and common["tags2"] == ["B1", "B2"]
+    assert common["categories"] == ["Vehicles", "Heavy"]
+    assert common["labels"] == ["blue", "yard"]
+
+    # Categories are matched by name, any case; only new names are created.
+    again = row_body(site, cells("Crane", "E3", Category="vehicles, Lifting"))
+    response = await client.post("/api/import/row", json=again)
+    assert response.status_code == 201, response.text
+    result = response.json()
+    assert result["createdCategories"] == ["Lifting"]
+    crane = (await client.get(f"/api/things/{result['thing']}")).json()
+    assert crane["common"]["categories"] == ["Vehicles", "Lifting"]
+    names = [c["name"] for c in (await client.get("/api/categories")).json()]
+    assert sorted(n for n in names if n != "Things") == ["Heavy", "Lifting", "Vehicles"]
+
+
+async def test_a_duplicate_tag_is_reported_then_filled_in(org_factory) -> None:
+    org: Org = await org_factory()
+    client = org.client("Manager")
+    site = org.site_ids[0]
+    first = row_body(site, cells("Pump", "E100", Labels="red"))
+    assert (await client.post("/api/import/row", json=first)).status_code == 201
+    row = cells("Other name", "e100", **{"Serial No": "S-9", "Labels": "green", "Alt EPC": "E101"})
+    refused = await client.post("/api/import/row", json=row_body(site, row))
+    assert_error(refused, 400, reason="duplicate", message="duplicate")
+    filled = await client.post("/api/import/row", json=row_body(site, row, updateDuplicate=True))
+    assert filled.status_code == 201, filled.text
+    assert filled.json()["status"] == "complete duplicate"
+    thing = (await client.get("/api/things/tag/E100")).json()
+    common = thing["common"]
+    # What the item had stays; what it lacked is taken from the row.
+    assert common["name"] == "Pump" and common["serial"] == "S-9"
+    assert common["labels"] == ["red", "green"] and common["tags1"] == ["E101"]
+    listed = await client.get("/api/things", params={"site": site})
+    assert listed.headers["x-total-count"] == "1"
+
+
+async def test_generated_prefix_tags_and_prefixed_duplicate_check(org_factory) -> None:
+    org: Org = await org_factory()
+    admin = org.client("Administrator")
+    site = org.site_ids[0]
+    await save_settings(
+        admin,
+        site,
+        orgTagPrefix="acme",
+        importSettings={"generatePrefixTag": True, "prefixedTagDupCheck": True},
+    )
+    made = [
+        (await admin.post("/api/import/row", json=row_body(site, cells(f"Box {i}")))).json()
+        for i in range(3)
+    ]
+    assert [m["tags"] for m in made] == [["ACME00000001"], ["ACME00000002"], ["ACME00000003"]]
+    # A row whose tag is a known tag without the prefix is that item.
+    row = row_body(site, cells("Box again", "00000002", Notes="found"))
+    response = await admin.post("/api/import/row", json=row)
+    assert_error(
+        response, 400, reason="duplicate", message="Tag ACME00000002 (with the tag prefix)"
+    )
+    filled = await admin.post("/api/import/row", json={**row, "updateDuplicate": True})
+    assert filled.json()["status"] == "complete duplicate"
+    assert filled.json()["thing"] == made[1]["thing"]
+    box = (await admin.get(f"/api/things/{made[1]['thing']}")).json()["common"]
+    assert box["description"] == "found" and box["tags"] == ["ACME00000002", "00000002"]
+
+
+async def test_zone_is_required_only_when_the_site_says_so(org_factory) -> None:
+    org: Org = await org_factory()
+    admin = org.client("Administrator")
+    site = org.site_ids[0]
+    zone = await make_zone(admin, site, "Yard")
+    other_zone = await make_zone(admin, org.site_ids[1], "Elsewhere")
+    free = await admin.post("/api/import/row", json=row_body(site, cells("Free", "F1")))
+    assert free.status_code == 201, free.text
+    await save_settings(admin, site, importSettings={"requireZone": True})
+    refused = await admin.post("/api/import/row", json=row_body(site, cells("Cart", "C1")))
+    assert_error(refused, 400, message="Please select a zone to import assets to.")
+    wrong = row_body(site, cells("Cart", "C1"), zone=other_zone["_id"])
+    assert_error(await admin.post("/api/import/row", json=wrong), 404)
+    placed = await admin.post(
+        "/api/import/row", json=row_body(site, cells("Cart", "C1"), zone=zone["_id"])
+    )
+    assert placed.status_code == 201, placed.text
+    thing = (await admin.get(f"/api/things/{placed.json()['thing']}")).json()
+    assert thing["state"]["zone"] == zone["_id"]
+
+
+async def test_the_mapping_is_saved_without_touching_other_settings(org_factory) -> None:
+    org: Org = await org_factory()
+    admin, manager = org.client("Administrator"), org.client("Manager")
+    site = org.site_ids[0]
+    await save_settings(admin, site, itemLabel="Assets", importSettings={"requireZone": True})
+    body = {"name": "DEFAULT", "headerAssetFields": MAPPING[:2]}
+    saved = await manager.put("/api/import/mapping", params={"site": site}, json=body)
+    assert saved.status_code == 200, saved.text
+    settings = (await manager.get(f"/api/sites/{site}/settings")).json()
+    assert settings["itemLabel"] == "Assets"
+    assert settings["importSettings"]["requireZone"] is True
+    assert settings["importSettings"]["importMappings"] == [body]
+    # Saving again replaces the DEFAULT mapping.
+    body = {"name": "DEFAULT", "headerAssetFields": MAPPING[3:4]}
+    await manager.put("/api/import/mapping", params={"site": site}, json=body)
+    settings = (await manager.get(f"/api/sites/{site}/settings")).json()
+    assert settings["importSettings"]["importMappings"] == [body]
+
+    twice = {"headerAssetFields": [MAPPING[0], {"header": "Notes", "assetField": "name"}]}
+    response = await manager.put("/api/import/mapping", params={"site": site}, json=twice)
+    assert_error(response, 400, message="mapped more than once")
+    empty = await manager.put(
+        "/api/import/mapping", params={"site": site}, json={"headerAssetFields": []}
+    )
+    assert_error(empty, 400, message="Please map headers to asset fields.")
+    reused = row_body(
+        site, cells("X"), headerAssetFields=[MAPPING[0], {**MAPPING[0], "assetField": "serial"}]
+    )
+    assert_error(await manager.post("/api/import/row", json=reused), 400, message="more than once")
+
+
+async def test_rights_and_other_organisations(org_factory) -> None:
+    org: Org = await org_factory()
+    other: Org = await org_factory()
+    viewer = org.client("Viewer")
+    assert_error(await parse(viewer, workbook([["a"]])), 403)
+    body = row_body(org.site_ids[0], cells("A", "V1"))
+    assert_error(await viewer.post("/api/import/row", json=body), 403)
+    assert_error(await org.client("Operator").post("/api/import/row", json=body), 403)
+    foreign = row_body(other.site_ids[0], cells("A", "V1"))
+    assert_error(await org.client("Manager").post("/api/import/row", json=foreign), 404)
+    mapping = {"headerAssetFields": MAPPING[:1]}
+    response = await org.client("Manager").put(
+        "/api/import/mapping", params={"site": other.site_ids[0]}, json=mapping
+    )
+    assert_error(response, 404)
+
+
+def _run(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "TAGTRACK_DATABASE_URL": url, "TAGTRACK_LOG_JSON": "false"}
+    return subprocess.run(
+        [str(TAGTRACK), *args], env=env, capture_output=True, text=True, timeout=300, check=False
+    )
+
+
+async def test_the_command_line_imports_a_workbook(
+    org_factory, database_url: str, tmp_path: Path
+) -> None:
+    org: Org = await org_factory()
+    admin = org.client("Administrator")
+    site = org.site_ids[0]
+    zone = await make_zone(admin, site, "Dock")
+    await admin.post("/api/import/row", json=row_body(site, cells("Existing", "E7")))
+    saved = {"headerAssetFields": MAPPING}
+    await admin.put("/api/import/mapping", params={"site": site}, json=saved)
+    rows = [[f"Item {i}", "", f"S{i}", f"C{i:05d}", "", "", "Tools", ""] for i in range(1200)]
+    rows.append(["Existing", "now described", "", "e7", "", "", "", ""])
+    rows.append(["Too long" * 100, "", "", "C-LONG", "", "", "", ""])
+    path = tmp_path / "assets.xlsx"
+    path.write_bytes(workbook(rows))
+
+    result = _run(database_url, "import", str(path), "--site", site, "--zone", "Dock")
+    assert result.returncode == 1, result.stderr
+    assert "1201 of 1202 items uploaded (1 duplicates filled in, 1 errors)" in result.stdout
+    assert "Created new category: Tools" in result.stdout
+    assert "Row 1202: Error: name:" in result.stderr
+
+    listed = await admin.get("/api/things", params={"site": site, "limit": 1})
+    assert listed.headers["x-total-count"] == "1201"
+    item = (await admin.get("/api/things/tag/C00042")).json()
+    assert item["common"]["name"] == "Item 42" and item["common"]["serial"] == "S42"
+    assert item["common"]["categories"] == ["Tools"]
+    assert item["state"]["zone"] == zone["_id"]
+    existing = (await admin.get("/api/things/tag/E7")).json()
+    assert existing["common"]["description"] == "now described"
+
+    refused = _run(database_url, "import", str(path), "--site", "No such site")
+    assert refused.returncode == 2 and "No site is named" in refused.stderr
+    csv = tmp_path / "assets.csv"
+    csv.write_text("Name\nA\n")
+    refused = _run(database_url, "import", str(csv), "--site", site)
+    assert refused.returncode == 2 and "CSV" in refused.stderr
+
+
+# Defined only where the corpus is: a machine without it has no such test to run.
+if CORPUS.is_dir():
+
+    async def test_the_spreadsheet_corpus(org_factory) -> None:
+        """Workbooks published by others: each .xlsx reads to headers and rows; .xls, CSV
+        and password-protected files are refused with a 4xx."""
+        org: Org = await org_factory()
+        client = org.client("Manager")
+        read = 0
+        for path in sorted(CORPUS.iterdir()):
+            if path.suffix.lower() not in (".xlsx", ".xls", ".csv"):
+                continue
+            data = path.read_bytes()
+            response = await parse(client, data, path.name)
+            real_xlsx = data.startswith(b"PK\x03\x04")
+            if not real_xlsx:
+                assert_error(response, response.status_code)
+                assert 400 <= response.status_code < 500, (path.name, response.text)
+                continue
+            assert response.status_code == 200, (path.name, response.text)
+            body = response.json()
+            assert body["headers"], path.name
+            assert all(len(r) == len(body["headers"]) for r in body["rows"]), path.name
+            read += 1
+        assert read >= 1

@@ -1,0 +1,445 @@
+import CheckCircle from '@mui/icons-material/CheckCircle';
+import ErrorOutline from '@mui/icons-material/ErrorOutlineOutlined';
+import FileOpenOutlined from '@mui/icons-material/FileOpenOutlined';
+import FileUploadOutlined from '@mui/icons-material/FileUploadOutlined';
+import HourglassEmpty from '@mui/icons-material/HourglassEmpty';
+import Sync from '@mui/icons-material/Sync';
+import TaskAlt from '@mui/icons-material/TaskAlt';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { errorText } from '../../api/client';
+import type { AssetField, ParsedSheet } from '../../api/types';
+import { EmptyState } from '../../components/EmptyState';
+import { PageHeader } from '../../components/PageHeader';
+import { useSnackbar } from '../../components/Snackbar';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
+import { useSiteSelection } from '../session/SiteContext';
+import { useSiteSettings } from '../things/queries';
+import { useZoneOptions } from '../zones/queries';
+import {
+  ASSET_FIELDS,
+  FIELD_LABELS,
+  headersFor,
+  isXlsxName,
+  mappingFor,
+  mappingList,
+  NO_MAPPING,
+  ONLY_XLSX,
+  runImport,
+  statusTooltip,
+  uploadedText,
+  ZONE_INLINE,
+  ZONE_REQUIRED,
+  type RowState,
+} from './importLogic';
+import { importRow, useImportFinished, useParseWorkbook, useSaveMapping } from './queries';
+
+// An empty choice shows its text ('No zone', 'Not imported') rather than a blank box.
+const shownEmpty = { select: { displayEmpty: true }, inputLabel: { shrink: true } };
+
+type Mapping = Partial<Record<AssetField, string>>;
+type PreviewRow = { id: number; cells: string[]; state?: RowState };
+
+function StatusIcon({ state }: { state?: RowState }) {
+  if (!state) return null;
+  const icon = {
+    waiting: <HourglassEmpty fontSize="small" sx={{ color: 'warning.main' }} />,
+    uploading: <CircularProgress size={18} />,
+    complete: <CheckCircle fontSize="small" sx={{ color: 'success.main' }} />,
+    'complete duplicate': <TaskAlt fontSize="small" sx={{ color: 'success.main' }} />,
+    'duplicate detected': <Sync fontSize="small" sx={{ color: 'info.main' }} />,
+    error: <ErrorOutline fontSize="small" color="error" />,
+  }[state.status];
+  return (
+    <Tooltip title={statusTooltip(state)}>
+      <Box
+        component="span"
+        data-testid="row-status"
+        data-status={state.status}
+        aria-label={statusTooltip(state)}
+        sx={{ display: 'inline-flex' }}
+      >
+        {icon}
+      </Box>
+    </Tooltip>
+  );
+}
+
+export default function ImportPage() {
+  const { siteId, isAllSites } = useSiteSelection();
+  const snackbar = useSnackbar();
+  const settings = useSiteSettings(siteId);
+  const zones = useZoneOptions(isAllSites ? undefined : siteId);
+  const parse = useParseWorkbook();
+  const saveMapping = useSaveMapping(siteId);
+  const finished = useImportFinished();
+  const fileInput = useRef<HTMLInputElement>(null);
+
+  const [sheet, setSheet] = useState<ParsedSheet | null>(null);
+  const [fileProblem, setFileProblem] = useState('');
+  const [zoneChoice, setZoneChoice] = useState({ site: siteId, zone: '' });
+  const [edited, setEdited] = useState<Mapping | null>(null);
+  const [states, setStates] = useState<(RowState | undefined)[]>([]);
+  const [running, setRunning] = useState(false);
+  const [uploaded, setUploaded] = useState(0);
+  const [attempted, setAttempted] = useState(false);
+  const [pagination, setPagination] = useState({ page: 0, pageSize: DEFAULT_PAGE_SIZE });
+
+  const requireZone = settings.data?.importSettings?.requireZone ?? false;
+  const savedMapping = useMemo(
+    () =>
+      settings.data?.importSettings?.importMappings?.find((m) => m.name === 'DEFAULT')
+        ?.headerAssetFields ?? [],
+    [settings.data],
+  );
+
+  // The saved mapping until the user changes it (it may arrive after the file was read).
+  const mapping = useMemo(
+    () => edited ?? mappingFor(savedMapping, sheet?.headers ?? []),
+    [edited, savedMapping, sheet],
+  );
+  // A zone chosen for another site is no choice here.
+  const zone = zoneChoice.site === siteId ? zoneChoice.zone : '';
+  const setZone = (value: string) => setZoneChoice({ site: siteId, zone: value });
+
+  // Statuses change many times a second: collect them and paint at most every 150 ms.
+  const pending = useRef(new Map<number, RowState>());
+  const stop = useRef(false);
+  useEffect(() => {
+    stop.current = false;
+    return () => {
+      stop.current = true;
+    };
+  }, []);
+  const paint = useCallback(() => {
+    if (pending.current.size === 0) return;
+    const batch = pending.current;
+    pending.current = new Map();
+    setStates((prev) => {
+      const next = prev.slice();
+      batch.forEach((state, index) => {
+        next[index] = state;
+      });
+      return next;
+    });
+  }, []);
+  useEffect(() => {
+    if (!running) return undefined;
+    const timer = window.setInterval(paint, 150);
+    return () => window.clearInterval(timer);
+  }, [running, paint]);
+
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    event.target.value = '';
+    if (!file) return;
+    setSheet(null);
+    setStates([]);
+    setUploaded(0);
+    setAttempted(false);
+    if (!isXlsxName(file.name)) {
+      setFileProblem(ONLY_XLSX);
+      snackbar.error(ONLY_XLSX);
+      return;
+    }
+    setFileProblem('');
+    try {
+      const parsed = await parse.mutateAsync(file);
+      setSheet(parsed);
+      setEdited(null);
+      setPagination((p) => ({ ...p, page: 0 }));
+    } catch (err) {
+      setFileProblem(errorText(err));
+      snackbar.error(`Failed to read ${file.name}: ${errorText(err)}`);
+    }
+  };
+
+  const onSaveMapping = async () => {
+    const headerAssetFields = mappingList(mapping);
+    if (headerAssetFields.length === 0) {
+      snackbar.error(NO_MAPPING);
+      return;
+    }
+    try {
+      await saveMapping.mutateAsync({ name: 'DEFAULT', headerAssetFields });
+      snackbar.notify('Header mapping saved');
+    } catch (err) {
+      snackbar.error(`Failed to save: ${errorText(err)}`);
+    }
+  };
+
+  const onImport = async () => {
+    setAttempted(true);
+    if (!sheet || !siteId) return;
+    const headerAssetFields = mappingList(mapping);
+    if (headerAssetFields.length === 0) {
+      snackbar.error(NO_MAPPING);
+      return;
+    }
+    if (requireZone && !zone) {
+      snackbar.error(ZONE_REQUIRED);
+      return;
+    }
+    const total = sheet.rows.length;
+    setStates(Array.from({ length: total }, () => ({ status: 'waiting' as const })));
+    setUploaded(0);
+    setRunning(true);
+    let done = 0;
+    try {
+      await runImport({
+        total,
+        send: (index, updateDuplicate) =>
+          importRow({
+            site: siteId,
+            zone,
+            headerAssetFields,
+            cells: Object.fromEntries(sheet.headers.map((h, i) => [h, sheet.rows[index][i]])),
+            updateDuplicate,
+          }),
+        onStatus: (index, state) => {
+          pending.current.set(index, state);
+          if (state.status === 'complete' || state.status === 'complete duplicate') {
+            done += 1;
+            setUploaded(done);
+          }
+        },
+        onCreatedCategories: (names) => {
+          snackbar.notify(`Created new category: ${names.join(', ')}`);
+        },
+        stopped: () => stop.current,
+      });
+    } finally {
+      paint();
+      setRunning(false);
+      finished();
+    }
+  };
+
+  const rows = useMemo<PreviewRow[]>(
+    () => (sheet?.rows ?? []).map((cells, id) => ({ id, cells, state: states[id] })),
+    [sheet, states],
+  );
+  const columns = useMemo<GridColDef<PreviewRow>[]>(
+    () => [
+      {
+        field: '__status',
+        headerName: 'Status',
+        width: 76,
+        sortable: false,
+        renderCell: ({ row }) => <StatusIcon state={row.state} />,
+      },
+      ...(sheet?.headers ?? []).map((header, i): GridColDef<PreviewRow> => ({
+        field: `c${i}`,
+        headerName: header,
+        minWidth: 130,
+        flex: 1,
+        sortable: false,
+        valueGetter: (_v, row) => row.cells[i],
+      })),
+    ],
+    [sheet],
+  );
+
+  if (isAllSites) {
+    return (
+      <Box>
+        <PageHeader title="Import Assets" />
+        <EmptyState message="Choose a site in the menu to import assets into." />
+      </Box>
+    );
+  }
+
+  const total = sheet?.rows.length ?? 0;
+  const zoneMissing = requireZone && !zone;
+  const anyStatus = states.some(Boolean);
+
+  return (
+    <Box data-testid="import-page">
+      <PageHeader
+        title="Import Assets"
+        actions={
+          <>
+            <Button
+              variant="outlined"
+              onClick={onSaveMapping}
+              disabled={!sheet || running || saveMapping.isPending}
+              data-testid="save-mapping"
+            >
+              Save Mapping
+            </Button>
+            <Button
+              variant="contained"
+              startIcon={<FileUploadOutlined />}
+              onClick={onImport}
+              disabled={!sheet || running}
+              data-testid="import-start"
+            >
+              Import
+            </Button>
+          </>
+        }
+      />
+      <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
+        <Box
+          sx={{
+            display: 'flex',
+            flexWrap: 'wrap',
+            gap: 2,
+            alignItems: 'flex-start',
+          }}
+        >
+          <Box sx={{ flex: '1 1 16rem', minWidth: 0 }}>
+            <input
+              ref={fileInput}
+              type="file"
+              hidden
+              accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+              onChange={onFile}
+              data-testid="import-file"
+            />
+            <Button
+              variant="outlined"
+              startIcon={parse.isPending ? <CircularProgress size={18} /> : <FileOpenOutlined />}
+              onClick={() => fileInput.current?.click()}
+              disabled={running || parse.isPending}
+            >
+              Choose Excel File (.xlsx)
+            </Button>
+            <Typography
+              variant="body2"
+              color="text.secondary"
+              noWrap
+              sx={{ mt: 1 }}
+              title={sheet?.fileName}
+              data-testid="import-file-name"
+            >
+              {sheet ? `${sheet.fileName}: ${total} rows` : 'No file chosen'}
+            </Typography>
+          </Box>
+          <TextField
+            select
+            label="Zone"
+            value={zone}
+            onChange={(e) => setZone(e.target.value)}
+            slotProps={shownEmpty}
+            disabled={running}
+            required={requireZone}
+            error={zoneMissing && (attempted || !!sheet)}
+            helperText={zoneMissing && (attempted || !!sheet) ? ZONE_INLINE : ' '}
+            sx={{ flex: '1 1 14rem', minWidth: 0 }}
+            data-testid="import-zone"
+          >
+            <MenuItem value="">
+              <em>No zone</em>
+            </MenuItem>
+            {(zones.data ?? []).map((z) => (
+              <MenuItem key={z._id} value={z._id}>
+                {z.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Box>
+        {fileProblem && (
+          <Alert severity="error" sx={{ mt: 1 }} data-testid="import-file-problem">
+            {fileProblem}
+          </Alert>
+        )}
+      </Paper>
+
+      {sheet && (
+        <Paper variant="outlined" sx={{ p: 2, mb: 2 }} data-testid="import-mapping">
+          <Typography variant="subtitle1" sx={{ mb: 1.5 }}>
+            Map headers to asset fields
+          </Typography>
+          <Box
+            sx={{
+              display: 'grid',
+              gap: 2,
+              gridTemplateColumns: {
+                xs: '1fr',
+                sm: 'repeat(2, minmax(0, 1fr))',
+                md: 'repeat(4, minmax(0, 1fr))',
+              },
+            }}
+          >
+            {ASSET_FIELDS.map((field) => (
+              <TextField
+                key={field}
+                select
+                size="small"
+                label={FIELD_LABELS[field]}
+                value={mapping[field] ?? ''}
+                disabled={running}
+                onChange={(e) => setEdited({ ...mapping, [field]: e.target.value })}
+                slotProps={shownEmpty}
+                data-testid={`map-${field}`}
+              >
+                <MenuItem value="">
+                  <em>Not imported</em>
+                </MenuItem>
+                {headersFor(field, mapping, sheet.headers).map((header) => (
+                  <MenuItem key={header} value={header}>
+                    {header}
+                  </MenuItem>
+                ))}
+              </TextField>
+            ))}
+          </Box>
+          {attempted && mappingList(mapping).length === 0 && (
+            <Typography variant="body2" color="error" sx={{ mt: 1 }}>
+              {NO_MAPPING}
+            </Typography>
+          )}
+        </Paper>
+      )}
+
+      {anyStatus && (
+        <Box sx={{ mb: 2 }} data-testid="import-progress">
+          <LinearProgress
+            variant="determinate"
+            value={
+              total
+                ? (states.filter((s) => s && s.status !== 'waiting' && s.status !== 'uploading')
+                    .length /
+                    total) *
+                  100
+                : 0
+            }
+          />
+          <Typography variant="body2" sx={{ mt: 0.5 }} data-testid="import-count">
+            {uploadedText(uploaded, total)}
+          </Typography>
+        </Box>
+      )}
+
+      <Paper variant="outlined" data-testid="import-preview">
+        {sheet ? (
+          <DataGrid
+            rows={rows}
+            columns={columns}
+            autoHeight
+            density="compact"
+            disableRowSelectionOnClick
+            disableColumnMenu
+            pageSizeOptions={[...PAGE_SIZES]}
+            paginationModel={pagination}
+            onPaginationModelChange={setPagination}
+            aria-label="Preview"
+          />
+        ) : (
+          <EmptyState message="Choose an Excel file (.xlsx) to preview its rows." />
+        )}
+      </Paper>
+    </Box>
+  );
+}

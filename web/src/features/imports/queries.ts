@@ -1,0 +1,44 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, unwrap } from '../../api/client';
+import type { ImportMapping, ImportRow, ParsedSheet } from '../../api/types';
+import { categoryKeys } from '../categories/queries';
+import { thingKeys } from '../things/queries';
+
+/** Reads the workbook on the server for the preview (nothing is stored). */
+export function useParseWorkbook() {
+  return useMutation({
+    mutationFn: (file: File): Promise<ParsedSheet> =>
+      unwrap(
+        api.POST('/api/import/parse', {
+          // The generated type names the part; the browser sends the file itself.
+          body: { file: file.name },
+          bodySerializer: () => {
+            const form = new FormData();
+            form.append('file', file);
+            return form;
+          },
+        }),
+      ),
+  });
+}
+
+export function useSaveMapping(site: string | undefined) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ImportMapping) =>
+      unwrap(api.PUT('/api/import/mapping', { params: { query: { site: site ?? '' } }, body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: thingKeys.siteSettings(site) }),
+  });
+}
+
+/** One row as an item; used many times by the import run, so not a mutation hook. */
+export const importRow = (body: ImportRow) => unwrap(api.POST('/api/import/row', { body }));
+
+/** After an import the lists of things and categories are out of date. */
+export function useImportFinished() {
+  const client = useQueryClient();
+  return () => {
+    void client.invalidateQueries({ queryKey: thingKeys.all });
+    void client.invalidateQueries({ queryKey: categoryKeys.all });
+  };
+}
