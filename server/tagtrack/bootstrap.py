@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
@@ -14,6 +15,8 @@ from tagtrack.roles.rules import SUPER_ADMIN
 from tagtrack.users.repository import UserRepository
 
 DEFAULT_ADMIN_EMAIL = "admin@tagtrack.example.com"
+# Processes started together on an empty database: one creates, the others then find it.
+FIRST_START_LOCK = 7_345_002
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,7 @@ async def ensure_first_start(
 ) -> FirstStart | None:
     """Create the first organisation and super admin; None when they already exist."""
     async with sessionmaker() as session, session.begin():
+        await session.execute(select(func.pg_advisory_xact_lock(FIRST_START_LOCK)))
         if await OrganizationRepository(session).any_exist():
             return None
         org = await org_service(session).create_organization(org_name, subdomain)

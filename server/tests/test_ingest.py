@@ -1,11 +1,6 @@
 """The ingest API: reader keys, every reader format end to end, statuses, overload, MQTT."""
 
 import asyncio
-import contextlib
-import shutil
-import socket
-import subprocess
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,12 +12,13 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
+from tagtrack.core.ids import new_id
 from tagtrack.ingest.formats import parse_payload
 from tagtrack.main import create_app
 from tagtrack.models import EndpointStatus, Event, PendingRead, RawPayload
 from tagtrack.models.base import utcnow
+from tests.broker import mqtt_broker
 from tests.conftest import make_client
-from tests.serve import free_port
 from tests.tracking import Floor, epc, iso
 
 SAMPLES = Path(__file__).parent / "samples" / "readers"
@@ -215,35 +211,24 @@ async def test_events_list_filters_and_counts(org_factory: Any, floor: Floor) ->
     assert visit["timeDuration"] > 0
 
 
-def _broker_reachable(port: int) -> bool:
-    with contextlib.closing(socket.socket()) as probe:
-        probe.settimeout(0.5)
-        return probe.connect_ex(("127.0.0.1", port)) == 0
-
-
 @pytest.fixture(scope="module")
 def broker_port() -> Iterator[int]:
-    """The machine's Mosquitto on 1883, or one started for the tests."""
-    if _broker_reachable(1883):
-        yield 1883
-        return
-    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-    port = free_port()
-    process = subprocess.Popen([binary, "-p", str(port)])
-    try:
-        for _ in range(50):
-            if _broker_reachable(port):
-                break
-            time.sleep(0.1)
+    with mqtt_broker() as port:
         yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 @pytest.fixture
 async def mqtt_app(database_url: str, settings: Settings, broker_port: int) -> AsyncIterator[Any]:
-    with_mqtt = settings.model_copy(update={"mqtt_url": f"mqtt://127.0.0.1:{broker_port}"})
+    # A group and session of this run's own: other runs may share the machine's broker.
+    run = f"tagtrack-test-{new_id()}"
+    with_mqtt = settings.model_copy(
+        update={
+            "mqtt_url": f"mqtt://127.0.0.1:{broker_port}",
+            "mqtt_share_group": run,
+            "mqtt_client_id": run,
+            "mqtt_session_expiry_seconds": 60,
+        }
+    )
     application = create_app(with_mqtt, database_url=database_url)
     async with application.router.lifespan_context(application):
         await asyncio.wait_for(application.state.mqtt.connected.wait(), 10)

@@ -43,6 +43,14 @@ class Settings(BaseSettings):
     # Ingest answers 429 when this many acknowledged reads wait to be processed.
     ingest_max_pending: int = 500_000
     sweep_interval_seconds: float = 15
+    # How often each process looks for sites whose daily time has come.
+    daily_tick_seconds: float = 30
+    # MQTT: the processes of an installation share the reader topics as one group. Each
+    # process keeps a persistent session under a stable client id (default: host and port),
+    # so a restarted process gets back what the broker held for it.
+    mqtt_share_group: str = "tagtrack"
+    mqtt_client_id: str = ""
+    mqtt_session_expiry_seconds: int = 86_400
     raw_payload_days: int = 3
     log_json: bool = True
 

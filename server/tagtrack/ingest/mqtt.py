@@ -1,19 +1,23 @@
 """MQTT: readers publish to tagtrack/<endpoint id>/reads and tagtrack/<endpoint id>/status.
 
-Payloads are the same as over HTTP. The session is persistent (a fixed client id, no
-clean session), so the broker keeps QoS 1 messages for us while we are away.
+Payloads are the same as over HTTP. Every server process subscribes with MQTT 5 shared
+subscriptions ($share/<group>/...), so the broker hands each message to one process of the
+group. A message is acknowledged only once its reads are committed; the session is
+persistent under a stable client id, so what a process had not acknowledged when it stopped
+is delivered again when it comes back. A batch id makes such a second delivery count once.
 """
 
 import asyncio
 import contextlib
 import logging
-import os
 import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from urllib.parse import unquote, urlparse
 
 import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
@@ -23,7 +27,17 @@ from tagtrack.ingest.service import RETRY_AFTER_SECONDS, Admission, IngestServic
 log = logging.getLogger("tagtrack.mqtt")
 
 TOPIC_ROOT = "tagtrack"
+KINDS = ("reads", "status")
 RECONNECT_SECONDS = 3
+
+
+def client_id(settings: Settings) -> str:
+    """Stable across restarts of the same process slot (host and port)."""
+    return settings.mqtt_client_id or f"tagtrack-{socket.gethostname()}-{settings.port}"
+
+
+def shared_topics(group: str) -> list[str]:
+    return [f"$share/{group}/{TOPIC_ROOT}/+/{kind}" for kind in KINDS]
 
 
 class MqttSubscriber:
@@ -43,7 +57,7 @@ class MqttSubscriber:
 
     async def handle(self, topic: str, payload: bytes) -> None:
         parts = topic.split("/")
-        if len(parts) != 3 or parts[0] != TOPIC_ROOT or parts[2] not in ("reads", "status"):
+        if len(parts) != 3 or parts[0] != TOPIC_ROOT or parts[2] not in KINDS:
             log.warning("ignored message on unexpected topic %s", topic)
             return
         endpoint_id, kind = parts[1], parts[2]
@@ -63,31 +77,45 @@ class MqttSubscriber:
             except AppError as exc:
                 log.warning("refused message on %s: %s", topic, exc.message)
                 return
+            except Exception:  # the database is away: keep the message and try again
+                log.exception("message on %s not stored; retrying", topic)
+                await asyncio.sleep(RECONNECT_SECONDS)
+                continue
             break
         self.wake()
 
     async def run(self) -> None:
-        client_id = f"tagtrack-{socket.gethostname()}-{os.getpid()}"
+        identifier = client_id(self.settings)
+        session = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+        session.SessionExpiryInterval = self.settings.mqtt_session_expiry_seconds
+        topics = shared_topics(self.settings.mqtt_share_group)
         while True:
             try:
-                async with aiomqtt.Client(
+                client = aiomqtt.Client(
                     hostname=self.url.hostname or "127.0.0.1",
                     port=self.url.port or 1883,
                     username=unquote(self.url.username) if self.url.username else None,
                     password=unquote(self.url.password) if self.url.password else None,
-                    identifier=client_id,
-                    clean_session=False,
-                ) as client:
-                    await client.subscribe(f"{TOPIC_ROOT}/+/+", qos=1)
+                    identifier=identifier,
+                    protocol=aiomqtt.ProtocolVersion.V5,
+                    clean_start=False,
+                    properties=session,
+                )
+                # aiomqtt offers no acknowledgement of its own: paho's, so that a message is
+                # acknowledged after its reads are committed, not on arrival.
+                client._client.manual_ack_set(True)
+                async with client:
+                    await client.subscribe([(topic, 1) for topic in topics])
                     self.connected.set()
-                    log.info("subscribed to %s/+/+ on %s", TOPIC_ROOT, self.url.hostname)
+                    log.info("subscribed to %s on %s as %s", topics, self.url.hostname, identifier)
                     async for message in client.messages:
                         payload = message.payload
                         if isinstance(payload, str):
                             payload = payload.encode()
-                        if not isinstance(payload, bytes | bytearray):
-                            continue
-                        await self.handle(str(message.topic), bytes(payload))
+                        if isinstance(payload, bytes | bytearray):
+                            await self.handle(str(message.topic), bytes(payload))
+                        if message.qos > 0:
+                            client._client.ack(message.mid, message.qos)
             except aiomqtt.MqttError as exc:
                 self.connected.clear()
                 log.warning("MQTT connection lost (%s); reconnecting", exc)

@@ -27,7 +27,6 @@ from tagtrack.reports.service import ReportRunner, file_name
 
 log = logging.getLogger("tagtrack.reports")
 
-TICK_SECONDS = 30
 INVENTORY = "inventory"
 MAIL = "mail"
 MISSING = "inventoryThingsMissing"
@@ -90,6 +89,7 @@ class DailyJobs:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings) -> None:
         self.sessionmaker = sessionmaker
         self.mailer = Mailer(settings)
+        self.tick_seconds = settings.daily_tick_seconds
 
     async def run_due(self, now: datetime, org_id: str | None = None) -> None:
         """Run every job whose daily time has come today and that has not run today (of one
@@ -156,7 +156,7 @@ class DailyJobs:
         runner = ReportRunner(reports)
         attachments: list[Attachment] = []
         names: set[str] = set()
-        for config in await reports.emailed(site.id):
+        for config in await reports.emailed(site):
             async with runner.sheet(config) as sheet:
                 await runner.fill(sheet, config, site, since, due)
                 content = await sheet.finish_bytes()
@@ -186,7 +186,7 @@ class DailyJobs:
                 await self.run_due(utcnow())
             except Exception:  # the database may be away; try again at the next tick
                 log.exception("daily jobs failed")
-            await asyncio.sleep(TICK_SECONDS)
+            await asyncio.sleep(self.tick_seconds)
 
 
 @asynccontextmanager

@@ -52,34 +52,42 @@ class ReportRepository(Repository[ReportConfig]):
         )
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def name_taken(self, site_id: str, name: str, except_id: str | None) -> bool:
+    async def name_taken(self, org_id: str, site_id: str, name: str, except_id: str | None) -> bool:
         stmt = select(ReportConfig.id).where(
-            ReportConfig.site_id == site_id, ReportConfig.name == name
+            ReportConfig.org_id == org_id,
+            ReportConfig.site_id == site_id,
+            ReportConfig.name == name,
         )
         if except_id:
             stmt = stmt.where(ReportConfig.id != except_id)
         return await self.exists(stmt)
 
-    async def emailed(self, site_id: str) -> Sequence[ReportConfig]:
+    async def emailed(self, site: Site) -> Sequence[ReportConfig]:
         stmt = (
             select(ReportConfig)
-            .where(ReportConfig.site_id == site_id, ReportConfig.email.is_(True))
+            .where(
+                ReportConfig.org_id == site.org_id,
+                ReportConfig.site_id == site.id,
+                ReportConfig.email.is_(True),
+            )
             .order_by(ReportConfig.name, ReportConfig.id)
         )
         return (await self.session.execute(stmt)).scalars().all()
 
-    async def zones(self, site_id: str, zone_ids: Sequence[str] = ()) -> list[tuple[str, str]]:
+    async def zones(
+        self, org_id: str, site_id: str, zone_ids: Sequence[str] = ()
+    ) -> list[tuple[str, str]]:
         """(id, name) of these zones of the site, or of all its zones; by name."""
-        stmt = select(Zone.id, Zone.name).where(Zone.site_id == site_id)
+        stmt = select(Zone.id, Zone.name).where(Zone.org_id == org_id, Zone.site_id == site_id)
         if zone_ids:
             stmt = stmt.where(Zone.id.in_(list(zone_ids)))
         rows = await self.session.execute(stmt.order_by(Zone.name, Zone.id))
         return [(zone_id, name) for zone_id, name in rows]
 
-    async def zone_names(self, zone_ids: Sequence[str]) -> dict[str, str]:
+    async def zone_names(self, org_id: str, zone_ids: Sequence[str]) -> dict[str, str]:
         if not zone_ids:
             return {}
-        stmt = select(Zone.id, Zone.name).where(Zone.id.in_(list(zone_ids)))
+        stmt = select(Zone.id, Zone.name).where(Zone.org_id == org_id, Zone.id.in_(list(zone_ids)))
         return {zone_id: name for zone_id, name in await self.session.execute(stmt)}
 
     @staticmethod

@@ -82,7 +82,7 @@ class ReportRunner:
         before: datetime,
     ) -> None:
         headings = list(config.headings) or list(REPORT_HEADINGS[config.type])
-        zones = await self.repository.zones(site.id, config.zones)
+        zones = await self.repository.zones(site.org_id, site.id, config.zones)
         # Chosen zones deleted since match nothing (not every zone).
         zone_ids = list(config.zones)
         things: set[str] = set()
@@ -166,7 +166,7 @@ class ReportRunner:
     async def categories(
         self, site: Site, zone_ids: Sequence[str], categories: Sequence[str]
     ) -> CategoryReport:
-        zones = await self.repository.zones(site.id, zone_ids)
+        zones = await self.repository.zones(site.org_id, site.id, zone_ids)
         per_zone = {z: ZoneCategories(zone=z, zoneName=n, categories=[], total=0) for z, n in zones}
         for zone_id, _, category, count in await self._categories(site, zones, categories):
             per_zone[zone_id].categories.append(CategoryCount(category=category, count=count))
@@ -181,8 +181,11 @@ class ReportService:
         self.sites = sites
         self.runner = ReportRunner(repository)
 
-    async def _reads(self, configs: Sequence[ReportConfig]) -> list[ReportConfigRead]:
-        names = await self.repository.zone_names(sorted({z for c in configs for z in c.zones}))
+    async def _reads(
+        self, principal: Principal, configs: Sequence[ReportConfig]
+    ) -> list[ReportConfigRead]:
+        chosen = sorted({z for c in configs for z in c.zones})
+        names = await self.repository.zone_names(principal.org_id, chosen)
         return [config_read(c, names) for c in configs]
 
     async def list_page(
@@ -191,7 +194,7 @@ class ReportService:
         configs, total = await self.repository.list_page(
             principal.org_id, sites_in_scope(principal, site), params
         )
-        return await self._reads(configs), total
+        return await self._reads(principal, configs), total
 
     async def get_model(self, principal: Principal, config_id: str) -> ReportConfig:
         """A configuration of the caller's organisation and sites; anything else not found."""
@@ -201,12 +204,11 @@ class ReportService:
         return config
 
     async def get(self, principal: Principal, config_id: str) -> ReportConfigRead:
-        return (await self._reads([await self.get_model(principal, config_id)]))[0]
+        return (await self._reads(principal, [await self.get_model(principal, config_id)]))[0]
 
-    async def _zones_of_site(self, site_id: str, zone_ids: Sequence[str]) -> None:
-        found = (
-            {z for z, _ in await self.repository.zones(site_id, zone_ids)} if zone_ids else set()
-        )
+    async def _zones_of_site(self, org_id: str, site_id: str, zone_ids: Sequence[str]) -> None:
+        chosen = await self.repository.zones(org_id, site_id, zone_ids) if zone_ids else []
+        found = {z for z, _ in chosen}
         for index, zone_id in enumerate(zone_ids):
             if zone_id not in found:
                 raise BadRequest(f"zones.{index}: not a zone of the report's site")
@@ -215,7 +217,7 @@ class ReportService:
         self, principal: Principal, body: ReportConfigWrite, except_id: str | None
     ) -> None:
         await site_for_write(self.sites, principal, body.site)
-        await self._zones_of_site(body.site, body.zones)
+        await self._zones_of_site(principal.org_id, body.site, body.zones)
         allowed = REPORT_HEADINGS[body.type]
         for index, heading in enumerate(body.headings):
             if heading not in allowed:
@@ -225,7 +227,7 @@ class ReportService:
                 )
         if len(set(body.headings)) != len(body.headings):
             raise BadRequest("headings: each heading may be chosen once")
-        if await self.repository.name_taken(body.site, body.name, except_id):
+        if await self.repository.name_taken(principal.org_id, body.site, body.name, except_id):
             raise BadRequest(
                 f"A report named '{body.name}' already exists in this site (duplicate)",
                 reason="duplicate",
@@ -247,7 +249,7 @@ class ReportService:
         config = ReportConfig(org_id=principal.org_id)
         self._apply(config, body)
         await self.repository.add(config)
-        return (await self._reads([config]))[0]
+        return (await self._reads(principal, [config]))[0]
 
     async def update(
         self, principal: Principal, config_id: str, body: ReportConfigWrite
@@ -256,7 +258,7 @@ class ReportService:
         await self._check(principal, body, config.id)
         self._apply(config, body)
         await self.repository.add(config)
-        return (await self._reads([config]))[0]
+        return (await self._reads(principal, [config]))[0]
 
     async def delete(self, principal: Principal, config_id: str) -> None:
         await self.repository.delete(await self.get_model(principal, config_id))
@@ -285,12 +287,12 @@ class ReportService:
 
     async def adhoc_json(self, principal: Principal, body: AdhocReport) -> CategoryReport:
         site = await site_for_write(self.sites, principal, body.site)
-        await self._zones_of_site(site.id, body.zones)
+        await self._zones_of_site(site.org_id, site.id, body.zones)
         return await self.runner.categories(site, body.zones, body.categories)
 
     async def adhoc_xlsx(self, principal: Principal, body: AdhocReport) -> AsyncIterator[bytes]:
         site = await site_for_write(self.sites, principal, body.site)
-        await self._zones_of_site(site.id, body.zones)
+        await self._zones_of_site(site.org_id, site.id, body.zones)
         config = ReportConfig(
             name="Zone Categories",
             type=body.type,

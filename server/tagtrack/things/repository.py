@@ -113,11 +113,14 @@ class ThingRepository(Repository[Thing]):
         ids = [t.id for t in things if t.zone_id or t.endpoint_id]
         if not ids:
             return {}
+        org_id = things[0].org_id
         stmt = (
             select(Thing.id, Zone.name, Endpoint.name)
-            .outerjoin(Zone, Zone.id == Thing.zone_id)
-            .outerjoin(Endpoint, Endpoint.id == Thing.endpoint_id)
-            .where(Thing.id.in_(ids))
+            .outerjoin(Zone, (Zone.org_id == Thing.org_id) & (Zone.id == Thing.zone_id))
+            .outerjoin(
+                Endpoint, (Endpoint.org_id == Thing.org_id) & (Endpoint.id == Thing.endpoint_id)
+            )
+            .where(Thing.org_id == org_id, Thing.id.in_(ids))
         )
         rows = await self.session.execute(stmt)
         return {thing_id: Names(zone or "", endpoint or "") for thing_id, zone, endpoint in rows}
@@ -160,7 +163,9 @@ class ThingRepository(Repository[Thing]):
         return (await self.session.execute(stmt.order_by(ThingTag.tag).limit(1))).scalar()
 
     async def replace_tags(self, org_id: str, thing_id: str, tags: Sequence[str]) -> None:
-        await self.session.execute(delete(ThingTag).where(ThingTag.thing_id == thing_id))
+        await self.session.execute(
+            delete(ThingTag).where(ThingTag.org_id == org_id, ThingTag.thing_id == thing_id)
+        )
         if tags:
             await self.session.execute(
                 insert(ThingTag),

@@ -30,8 +30,10 @@ class ZoneRepository(Repository[Zone]):
         stmt = select(Zone).where(Zone.org_id == org_id, Zone.id == zone_id)
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def name_taken(self, site_id: str, name: str, except_id: str | None) -> bool:
-        stmt = select(Zone.id).where(Zone.site_id == site_id, Zone.name == name)
+    async def name_taken(self, org_id: str, site_id: str, name: str, except_id: str | None) -> bool:
+        stmt = select(Zone.id).where(
+            Zone.org_id == org_id, Zone.site_id == site_id, Zone.name == name
+        )
         if except_id:
             stmt = stmt.where(Zone.id != except_id)
         return await self.exists(stmt)
@@ -42,14 +44,14 @@ class ZoneRepository(Repository[Zone]):
         )
         return await self.exists(stmt)
 
-    async def gates_of(self, zone_ids: Sequence[str]) -> dict[str, list[ZoneGate]]:
+    async def gates_of(self, org_id: str, zone_ids: Sequence[str]) -> dict[str, list[ZoneGate]]:
         """The gates of these zones, in their saved order."""
         gates: dict[str, list[ZoneGate]] = {zone_id: [] for zone_id in zone_ids}
         if not zone_ids:
             return gates
         stmt = (
             select(ZoneGate)
-            .where(ZoneGate.zone_id.in_(list(zone_ids)))
+            .where(ZoneGate.org_id == org_id, ZoneGate.zone_id.in_(list(zone_ids)))
             .order_by(ZoneGate.zone_id, ZoneGate.position, ZoneGate.id)
         )
         for gate in (await self.session.execute(stmt)).scalars():
@@ -58,7 +60,9 @@ class ZoneRepository(Repository[Zone]):
 
     async def replace_gates(self, zone: Zone, gates: Sequence[tuple[str, str, int]]) -> None:
         """Replace the zone's gates with these (endpoint, direction, antenna), in order."""
-        await self.session.execute(delete(ZoneGate).where(ZoneGate.zone_id == zone.id))
+        await self.session.execute(
+            delete(ZoneGate).where(ZoneGate.org_id == zone.org_id, ZoneGate.zone_id == zone.id)
+        )
         if gates:
             await self.session.execute(
                 insert(ZoneGate),
@@ -75,14 +79,14 @@ class ZoneRepository(Repository[Zone]):
                 ],
             )
 
-    async def counts(self, zone_ids: Sequence[str]) -> dict[str, dict[str, int]]:
+    async def counts(self, org_id: str, zone_ids: Sequence[str]) -> dict[str, dict[str, int]]:
         """Things currently in each of these zones, by class: one GROUP BY."""
         counts: dict[str, dict[str, int]] = {zone_id: {} for zone_id in zone_ids}
         if not zone_ids:
             return counts
         stmt = (
             select(Thing.zone_id, Thing.thing_class, func.count())
-            .where(Thing.zone_id.in_(list(zone_ids)))
+            .where(Thing.org_id == org_id, Thing.zone_id.in_(list(zone_ids)))
             .group_by(Thing.zone_id, Thing.thing_class)
         )
         for zone_id, thing_class, count in await self.session.execute(stmt):

@@ -43,10 +43,10 @@ class ZoneService:
         self.endpoints = endpoints
         self.sites = sites
 
-    async def _reads(self, zones: Sequence[Zone]) -> list[ZoneRead]:
+    async def _reads(self, principal: Principal, zones: Sequence[Zone]) -> list[ZoneRead]:
         ids = [z.id for z in zones]
-        gates = await self.repository.gates_of(ids)
-        counts = await self.repository.counts(ids)
+        gates = await self.repository.gates_of(principal.org_id, ids)
+        counts = await self.repository.counts(principal.org_id, ids)
         return [zone_read(z, gates[z.id], counts[z.id]) for z in zones]
 
     async def list_page(
@@ -54,7 +54,7 @@ class ZoneService:
     ) -> tuple[list[ZoneRead], int]:
         scope = sites_in_scope(principal, site)
         zones, total = await self.repository.list_page(principal.org_id, scope, params)
-        return await self._reads(zones), total
+        return await self._reads(principal, zones), total
 
     async def get_model(self, principal: Principal, zone_id: str) -> Zone:
         """A zone of the caller's organisation and sites; anything else is not found."""
@@ -64,7 +64,7 @@ class ZoneService:
         return zone
 
     async def get(self, principal: Principal, zone_id: str) -> ZoneRead:
-        return (await self._reads([await self.get_model(principal, zone_id)]))[0]
+        return (await self._reads(principal, [await self.get_model(principal, zone_id)]))[0]
 
     async def _gates(self, principal: Principal, body: ZoneWrite) -> list[tuple[str, str, int]]:
         gates: list[tuple[str, str, int]] = []
@@ -83,7 +83,7 @@ class ZoneService:
 
     async def _check(self, principal: Principal, body: ZoneWrite, except_id: str | None) -> None:
         await site_for_write(self.sites, principal, body.site)
-        if await self.repository.name_taken(body.site, body.name, except_id):
+        if await self.repository.name_taken(principal.org_id, body.site, body.name, except_id):
             raise BadRequest(
                 f"A zone named '{body.name}' already exists in this site (duplicate)",
                 reason="duplicate",
@@ -107,7 +107,7 @@ class ZoneService:
         self._apply(zone, body)
         await self.repository.add(zone)
         await self.repository.replace_gates(zone, gates)
-        return (await self._reads([zone]))[0]
+        return (await self._reads(principal, [zone]))[0]
 
     async def update(self, principal: Principal, zone_id: str, body: ZoneWrite) -> ZoneRead:
         zone = await self.get_model(principal, zone_id)
@@ -115,7 +115,7 @@ class ZoneService:
         gates = await self._gates(principal, body)
         self._apply(zone, body)
         await self.repository.replace_gates(zone, gates)
-        return (await self._reads([zone]))[0]
+        return (await self._reads(principal, [zone]))[0]
 
     async def delete(self, principal: Principal, zone_id: str) -> None:
         await self.repository.delete(await self.get_model(principal, zone_id))
