@@ -167,7 +167,8 @@ describe('shell', () => {
 
   it('redirects unknown paths to the root', async () => {
     const { router } = setup({ route: '/no/such/page' });
-    await screen.findByRole('heading', { name: 'Home' });
+    // The home screen is a lazy chunk: a busy machine may take more than a second to load it.
+    await screen.findByRole('heading', { name: 'Home' }, { timeout: 5000 });
     expect(router.state.location.pathname).toBe('/home');
   });
 });
