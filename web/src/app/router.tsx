@@ -33,6 +33,8 @@ const LocationTagEditPage = lazy(() => import('../features/locationtags/Location
 const ApiKeysPage = lazy(() => import('../features/apikeys/ApiKeysPage'));
 const ApiKeyEditPage = lazy(() => import('../features/apikeys/ApiKeyEditPage'));
 const SsoSettingsPage = lazy(() => import('../features/ssosettings/SsoSettingsPage'));
+const ZoneStatusPage = lazy(() => import('../features/reports/ZoneStatusPage'));
+const ZonesHistoryPage = lazy(() => import('../features/reports/ZonesHistoryPage'));
 
 function page(Component: LazyExoticComponent<ComponentType>, fullPage = false) {
   return (
@@ -85,6 +87,8 @@ export const routes: RouteObject[] = [
       { path: 'apikeys', element: page(ApiKeysPage) },
       { path: 'apikeys/:id', element: page(ApiKeyEditPage) },
       { path: 'ssosettings', element: page(SsoSettingsPage) },
+      { path: 'reports/zones', element: page(ZoneStatusPage) },
+      { path: 'reports/zonedurations', element: page(ZonesHistoryPage) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -1,0 +1,184 @@
+import Refresh from '@mui/icons-material/Refresh';
+import TimelineOutlined from '@mui/icons-material/TimelineOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import { useMemo, useState } from 'react';
+import type { ZoneDuration } from '../../api/types';
+import { DateRange } from '../../components/DateRange';
+import { EmptyState } from '../../components/EmptyState';
+import { formatHms, formatListDate, lastDays, type DateRangeValue } from '../../components/format';
+import { Loading } from '../../components/Loading';
+import { PageHeader } from '../../components/PageHeader';
+import { useLoadFailure } from '../../components/useLoadFailure';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, UNKNOWN_THING_ID } from '../../constants';
+import { useSiteSelection } from '../session/SiteContext';
+import { useSiteLabels } from '../things/queries';
+import { useZoneDurations } from './queries';
+import { ViewToggle, type ReportView } from './ViewToggle';
+import { nanosToHours, zoneTotals } from './zoneLogic';
+
+function shortName(name: string, max: number): string {
+  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
+}
+
+function ZoneTotalsChart({ visits }: { visits: readonly ZoneDuration[] }) {
+  const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const totals = useMemo(() => zoneTotals(visits), [visits]);
+  const dataset = totals.map((t) => ({
+    zone: t.name,
+    hours: nanosToHours(t.nanos),
+    nanos: t.nanos,
+  }));
+  return (
+    <Box data-testid="zone-durations-chart" sx={{ width: '100%', minWidth: 0 }}>
+      <BarChart
+        dataset={dataset}
+        layout="horizontal"
+        yAxis={[
+          {
+            scaleType: 'band',
+            dataKey: 'zone',
+            width: mobile ? 90 : 160,
+            valueFormatter: (name: string, ctx) =>
+              ctx.location === 'tick' ? shortName(name, mobile ? 12 : 24) : name,
+          },
+        ]}
+        xAxis={[{ label: 'Hours' }]}
+        series={[
+          {
+            dataKey: 'hours',
+            label: 'Time in zone',
+            valueFormatter: (_v, { dataIndex }) => formatHms(dataset[dataIndex]?.nanos ?? 0),
+          },
+        ]}
+        height={Math.max(220, dataset.length * 36 + 100)}
+        margin={{ right: 16 }}
+        grid={{ vertical: true }}
+        skipAnimation
+      />
+    </Box>
+  );
+}
+
+/** Zones History: the site's zone visits in a period, as a table or time per zone. */
+export default function ZonesHistoryPage() {
+  const { site, siteId } = useSiteSelection();
+  const labels = useSiteLabels(siteId);
+  const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const [range, setRange] = useState<DateRangeValue>(() => lastDays(1));
+  const [view, setView] = useState<ReportView>('table');
+  const durations = useZoneDurations(siteId, range);
+  useLoadFailure(durations.error, 'zone history');
+  const visits = useMemo(
+    () => (durations.data ?? []).filter((d) => d.thing !== UNKNOWN_THING_ID),
+    [durations.data],
+  );
+
+  const columns = useMemo<GridColDef<ZoneDuration>[]>(
+    () => [
+      { field: 'thingName', headerName: labels.itemName, flex: 1.2, minWidth: 120 },
+      { field: 'zoneName', headerName: 'Zone', flex: 1, minWidth: 110 },
+      {
+        field: 'timeStart',
+        headerName: 'Start',
+        flex: 1.2,
+        minWidth: 180,
+        valueFormatter: (value: string) => formatListDate(value),
+      },
+      {
+        field: 'timeEnd',
+        headerName: 'End',
+        flex: 1.2,
+        minWidth: 180,
+        valueFormatter: (value: string) => formatListDate(value),
+      },
+      {
+        field: 'timeDuration',
+        headerName: 'Duration',
+        type: 'number',
+        flex: 0.7,
+        minWidth: 100,
+        valueFormatter: (value: number) => formatHms(value),
+      },
+    ],
+    [labels.itemName],
+  );
+
+  let body;
+  if (durations.isPending && !!siteId) body = <Loading />;
+  else if (view === 'graph') {
+    body =
+      visits.length === 0 ? (
+        <EmptyState
+          icon={<TimelineOutlined sx={{ fontSize: 40, opacity: 0.5 }} />}
+          message="No zone visits in this period."
+        />
+      ) : (
+        <Box sx={{ p: { xs: 1, sm: 2 } }}>
+          <ZoneTotalsChart visits={visits} />
+        </Box>
+      );
+  } else {
+    body = (
+      <DataGrid<ZoneDuration>
+        label="Zones History"
+        rows={visits}
+        columns={columns}
+        getRowId={(d) => d._id}
+        loading={durations.isFetching}
+        initialState={{
+          pagination: { paginationModel: { pageSize: DEFAULT_PAGE_SIZE } },
+          sorting: { sortModel: [{ field: 'timeStart', sort: 'desc' }] },
+        }}
+        pageSizeOptions={[...PAGE_SIZES]}
+        columnVisibilityModel={{ timeStart: !mobile, timeEnd: !mobile }}
+        disableRowSelectionOnClick
+        disableColumnSelector
+        density="compact"
+        autoHeight
+        slots={{
+          noRowsOverlay: () => <EmptyState message="No zone visits in this period." />,
+        }}
+        sx={{
+          border: 0,
+          '--DataGrid-overlayHeight': '160px',
+          '& .MuiDataGrid-row': { cursor: 'default' },
+          '& .MuiDataGrid-cell': { overflow: 'hidden', textOverflow: 'ellipsis' },
+        }}
+      />
+    );
+  }
+
+  return (
+    <Box>
+      <PageHeader
+        title="Zones History"
+        subtitle={site?.name}
+        actions={
+          <>
+            <ViewToggle value={view} onChange={setView} />
+            <Button
+              variant="outlined"
+              startIcon={<Refresh />}
+              onClick={() => void durations.refetch()}
+              disabled={durations.isFetching || !siteId}
+            >
+              Refresh
+            </Button>
+          </>
+        }
+      />
+      <Box sx={{ mb: 2, '@media print': { display: 'none' } }}>
+        <DateRange value={range} onChange={setRange} disableFuture />
+      </Box>
+      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+        {body}
+      </Paper>
+    </Box>
+  );
+}

@@ -1,0 +1,106 @@
+/** Pure rules of the zone reports: live Zone Status and Zones History (spec sections 2, 9). */
+import dayjs from 'dayjs';
+import { isUnsetDate, nanosToMinutes, type DateInput } from '../../components/format';
+import { UNKNOWN_THING_ID } from '../../constants';
+
+/** Live zone page: things every 5 s, the clock every 1 s. */
+export const LIVE_THINGS_POLL_MS = 5000;
+export const LIVE_CLOCK_MS = 1000;
+
+/** The zone's maximum minutes: its duration in nanoseconds / 6e10; 0 means no maximum. */
+export function zoneMaxMinutes(durationNanos: number | null | undefined): number {
+  return durationNanos && durationNanos > 0 ? nanosToMinutes(durationNanos) : 0;
+}
+
+/** Nanoseconds a thing has been in its zone since it entered, 0 when the time is unset. */
+export function nanosInZone(since: DateInput, now: DateInput = dayjs()): number {
+  if (isUnsetDate(since)) return 0;
+  return Math.max(0, dayjs(now).diff(dayjs(since))) * 1e6;
+}
+
+/** A live row turns red when the time in the zone exceeds the zone's maximum minutes. */
+export function isOverZoneTime(
+  since: DateInput,
+  zoneDurationNanos: number | null | undefined,
+  now: DateInput = dayjs(),
+): boolean {
+  const max = zoneMaxMinutes(zoneDurationNanos);
+  if (max <= 0 || isUnsetDate(since)) return false;
+  return nanosToMinutes(nanosInZone(since, now)) > max;
+}
+
+export interface ZoneRef {
+  _id: string;
+  name: string;
+  duration?: number | null;
+}
+
+export interface ThingInZone {
+  _id: string;
+  common: { name?: string | null; class: string; tag1?: string | null };
+  state: { zone: string; lastZoneTime: string };
+}
+
+export interface ZoneOccupancy<T extends ThingInZone> {
+  zone: ZoneRef;
+  things: T[];
+  items: number;
+  workers: number;
+}
+
+/**
+ * The site's zones, each with the things in it (longest there first). Workers are left out
+ * when hidden; the unknown placeholder thing is never listed.
+ */
+export function occupancyByZone<T extends ThingInZone>(
+  zones: readonly ZoneRef[],
+  things: readonly T[],
+  hideWorkers: boolean,
+): ZoneOccupancy<T>[] {
+  const byZone = new Map<string, T[]>(zones.map((z) => [z._id, []]));
+  for (const thing of things) {
+    if (thing._id === UNKNOWN_THING_ID) continue;
+    if (hideWorkers && thing.common.class === 'worker') continue;
+    byZone.get(thing.state.zone)?.push(thing);
+  }
+  return zones.map((zone) => {
+    const inZone = (byZone.get(zone._id) ?? []).sort((a, b) =>
+      a.state.lastZoneTime.localeCompare(b.state.lastZoneTime),
+    );
+    const workers = inZone.filter((t) => t.common.class === 'worker').length;
+    return { zone, things: inZone, items: inZone.length - workers, workers };
+  });
+}
+
+export interface VisitRow {
+  thing: string;
+  zone: string;
+  zoneName: string;
+  timeDuration: number;
+}
+
+export interface ZoneTotal {
+  zone: string;
+  name: string;
+  /** Summed time of the visits, nanoseconds. */
+  nanos: number;
+  visits: number;
+}
+
+/** Zones History graph: time spent per zone (placeholder thing ignored), longest first. */
+export function zoneTotals(visits: readonly VisitRow[]): ZoneTotal[] {
+  const totals = new Map<string, ZoneTotal>();
+  for (const v of visits) {
+    if (v.thing === UNKNOWN_THING_ID) continue;
+    const t = totals.get(v.zone) ?? { zone: v.zone, name: v.zoneName, nanos: 0, visits: 0 };
+    t.nanos += Math.max(0, v.timeDuration);
+    t.visits += 1;
+    totals.set(v.zone, t);
+  }
+  return [...totals.values()].sort((a, b) => b.nanos - a.nanos || a.name.localeCompare(b.name));
+}
+
+/** Hours with two decimals, the bar length of the Zones History graph. */
+export function nanosToHours(nanos: number): number {
+  return Math.round((nanos / 3.6e12) * 100) / 100;
+}
