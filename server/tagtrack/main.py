@@ -26,6 +26,7 @@ from tagtrack.core.signing import load_install_secret
 from tagtrack.demo.simulator import running_simulator
 from tagtrack.endpoints.router import router as endpoints_router
 from tagtrack.events.router import router as events_router
+from tagtrack.exceptions.router import router as exceptions_router
 from tagtrack.images.processing import MAX_UPLOAD_BYTES
 from tagtrack.images.router import router as images_router
 from tagtrack.images.storage import storage_from_settings
@@ -40,6 +41,7 @@ from tagtrack.meta.router import router as meta_router
 from tagtrack.orgs.router import router as orgs_router
 from tagtrack.passwords.router import router as passwords_router
 from tagtrack.processing.worker import processing_worker
+from tagtrack.reports.router import router as reports_router
 from tagtrack.roles.router import router as roles_router
 from tagtrack.settings.router import router as settings_router
 from tagtrack.sites.router import router as sites_router
@@ -74,6 +76,8 @@ def api_router() -> APIRouter:
         ingest_router,
         user_reads_router,
         events_router,
+        exceptions_router,
+        reports_router,
     ):
         api.include_router(router)
 

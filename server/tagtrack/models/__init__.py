@@ -11,6 +11,7 @@ from tagtrack.models.ingest import IngestBatch, PendingRead, RawPayload
 from tagtrack.models.location_tag import LocationTag
 from tagtrack.models.org import Organization, OrgSettings
 from tagtrack.models.password_reset import PasswordReset
+from tagtrack.models.report import DailyRun, ReportConfig
 from tagtrack.models.role import AccessRule, Role
 from tagtrack.models.site import Site, SiteSettings
 from tagtrack.models.sso import SsoLogin, SsoSettings
@@ -24,6 +25,7 @@ __all__ = [
     "ApiKey",
     "AuditEntry",
     "Base",
+    "DailyRun",
     "Endpoint",
     "EndpointStatus",
     "Event",
@@ -38,6 +40,7 @@ __all__ = [
     "PasswordReset",
     "PendingRead",
     "RawPayload",
+    "ReportConfig",
     "Role",
     "Site",
     "SiteSettings",

@@ -174,3 +174,14 @@ class ThingRepository(Repository[Thing]):
             .where(ThingTag.org_id == org_id, ThingTag.tag == tag)
         )
         return (await self.session.execute(stmt)).scalar_one_or_none()
+
+
+# The tag a report shows for a thing: tag 1, else the first of its other tags.
+SHOWN_TAG = func.coalesce(
+    func.nullif(Thing.tag1, ""),
+    func.nullif(Thing.tag2, ""),
+    Thing.tags[1],
+    Thing.tags1[1],
+    Thing.tags2[1],
+    "",
+)

@@ -8,11 +8,11 @@ from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
 from tagtrack.kit.schemas import UtcDateTime
+from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
 from tagtrack.lookups.tracking import SiteQuery, sites_in_scope
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.service import SiteService
-from tagtrack.things.export import XLSX_MEDIA_TYPE
 from tagtrack.things.repository import ThingFilter, ThingRepository
 from tagtrack.things.schemas import ThingClass, ThingCreate, ThingRead, ThingUpdate
 from tagtrack.things.service import ThingService

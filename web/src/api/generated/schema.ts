@@ -1376,6 +1376,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reporttypes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report Types
+         * @description The kinds of report a configuration runs, with the headings each can show.
+         */
+        get: operations["report_types_api_reporttypes_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reportformat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Report Formats
+         * @description The formats of a report: excel (an XLSX workbook) or json.
+         */
+        get: operations["report_formats_api_reportformat_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/version": {
         parameters: {
             query?: never;
@@ -1520,6 +1560,209 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exceptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Exceptions
+         * @description Exceptions of the period, newest first by default; total in x-total-count.
+         */
+        get: operations["list_exceptions_api_exceptions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exceptions/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Exceptions
+         * @description Exceptions of the period, oldest first, as exceptions.xlsx: Time (site clock), Type,
+         *     Message, Name, Tag, Zone, Duration ([h]:mm), Things, Site.
+         */
+        get: operations["export_exceptions_api_exceptions_export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exceptions/{exception_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Exception
+         * @description One exception with the names and tags of its things.
+         */
+        get: operations["get_exception_api_exceptions__exception_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reportconfigs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Report Configs
+         * @description Report configurations of the site (or every site in scope), by name.
+         */
+        get: operations["list_report_configs_api_reportconfigs_get"];
+        put?: never;
+        /**
+         * Create Report Config
+         * @description Create a report configuration; names are unique per site (400 'duplicate').
+         */
+        post: operations["create_report_config_api_reportconfigs_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reportconfigs/{config_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Report Config
+         * @description One report configuration.
+         */
+        get: operations["get_report_config_api_reportconfigs__config_id__get"];
+        /**
+         * Update Report Config
+         * @description Replace a report configuration.
+         */
+        put: operations["update_report_config_api_reportconfigs__config_id__put"];
+        post?: never;
+        /**
+         * Delete Report Config
+         * @description Delete a report configuration.
+         */
+        delete: operations["delete_report_config_api_reportconfigs__config_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/adhoc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adhoc Report
+         * @description Counts of things now in each zone by category: JSON (format json) or report.xlsx
+         *     (format excel, sheets 'Zone Categories' with Zone, Category, Count and 'Summary').
+         */
+        post: operations["adhoc_report_api_reports_adhoc_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reports/{config_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Run Report
+         * @description The configured report over the period as XLSX, times on the site's clock. First sheet:
+         *     the configuration's headings (all of the type's when none); reportTypeSeen has a row per
+         *     thing and zone read there in the period, reportTypeNotSeen a row per thing whose last
+         *     read in the zones is before `after`, reportTypeCategories a row per zone and category
+         *     (things now in the zone). Second sheet 'Summary': report, type, site, period, zones,
+         *     categories, rows and the number of things (or the total count).
+         */
+        get: operations["run_report_api_reports__config_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/eventsbything": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events By Thing
+         * @description The Activity report: per thing (by name), per day on its site's clock, the hours on
+         *     site that day = the time from its first read to its last read that day (a folded event
+         *     begun before midnight counts from midnight), with its events and reads. Things with no
+         *     read in the period are left out, and so is the unknown placeholder thing.
+         */
+        get: operations["events_by_thing_api_eventsbything_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/eventsbything/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Events By Thing
+         * @description The Activity report as activity.xlsx: a row per thing and day with Name, Tag, Class,
+         *     Day, First Seen, Last Seen (site clock), Hours ([h]:mm), Events, Reads.
+         */
+        get: operations["export_events_by_thing_api_eventsbything_export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1548,6 +1791,80 @@ export interface components {
             modify: boolean;
             /** Delete */
             delete: boolean;
+        };
+        /** ActivityDay */
+        ActivityDay: {
+            /**
+             * Day
+             * Format: date
+             * @description The day on the site's clock
+             */
+            day: string;
+            /**
+             * Firstseen
+             * Format: date-time
+             */
+            firstSeen: string;
+            /**
+             * Lastseen
+             * Format: date-time
+             */
+            lastSeen: string;
+            /**
+             * Timeduration
+             * @description Nanoseconds on site: lastSeen - firstSeen
+             */
+            timeDuration: number;
+            /** Events */
+            events: number;
+            /** Reads */
+            reads: number;
+        };
+        /** ActivityThing */
+        ActivityThing: {
+            /** Thing */
+            thing: string;
+            /** Thingname */
+            thingName: string;
+            /** Thingtag */
+            thingTag: string;
+            /** Thingclass */
+            thingClass: string;
+            /** Site */
+            site: string;
+            /**
+             * Timeduration
+             * @description Nanoseconds: the sum over the days
+             */
+            timeDuration: number;
+            /** Events */
+            events: number;
+            /** Reads */
+            reads: number;
+            /** Days */
+            days: components["schemas"]["ActivityDay"][];
+        };
+        /**
+         * AdhocReport
+         * @description Run a categories report now: JSON counts or an XLSX workbook (report.xlsx).
+         */
+        AdhocReport: {
+            /**
+             * Type
+             * @constant
+             */
+            type: "reportTypeCategories";
+            /**
+             * Format
+             * @enum {string}
+             */
+            format: "excel" | "json";
+            /** Site */
+            site: string;
+            /** Categories */
+            categories?: string[];
+            /** Zones */
+            zones?: string[];
         };
         /**
          * Antenna
@@ -1700,6 +2017,13 @@ export interface components {
             /** Removecategories */
             removeCategories?: string[];
         };
+        /** CategoryCount */
+        CategoryCount: {
+            /** Category */
+            category: string;
+            /** Count */
+            count: number;
+        };
         /** CategoryRead */
         CategoryRead: {
             /** Id */
@@ -1720,6 +2044,18 @@ export interface components {
              * @default
              */
             name: string;
+        };
+        /** CategoryReport */
+        CategoryReport: {
+            /** Site */
+            site: string;
+            /**
+             * Zones
+             * @description The chosen zones (none chosen: all), by name
+             */
+            zones: components["schemas"]["ZoneCategories"][];
+            /** Total */
+            total: number;
         };
         /**
          * CategoryWrite
@@ -2169,6 +2505,110 @@ export interface components {
             /** Name */
             name: string;
         };
+        /** ExceptionDetail */
+        ExceptionDetail: {
+            /** Id */
+            _id: string;
+            /**
+             * Type
+             * @description zoneTimeException, inventoryThingsMissing, inventoryThingsUnexpected, inventoryThingsElsewhere (read in this zone, expected in another) or processException
+             */
+            type: string;
+            /**
+             * Time
+             * Format: date-time
+             */
+            time: string;
+            /** Site */
+            site: string;
+            /**
+             * Thing
+             * @description The thing of a zone time exception; '' for inventory ones
+             */
+            thing: string;
+            /** Thingname */
+            thingName: string;
+            /** Thingtag */
+            thingTag: string;
+            /** Zone */
+            zone: string;
+            /** Zonename */
+            zoneName: string;
+            /**
+             * Multiplethings
+             * @description The things of an inventory exception
+             */
+            multipleThings: string[];
+            /**
+             * Timeduration
+             * @description Nanoseconds in the zone (zone time exceptions)
+             */
+            timeDuration: number;
+            /**
+             * Message
+             * @description '... > N minute(s)', 'Shortage of N', 'Overage of N' ...
+             */
+            message: string;
+            /**
+             * Things
+             * @description multipleThings with their names and tags, in the same order; a thing deleted since is left out
+             */
+            things: components["schemas"]["ExceptionThing"][];
+        };
+        /** ExceptionRead */
+        ExceptionRead: {
+            /** Id */
+            _id: string;
+            /**
+             * Type
+             * @description zoneTimeException, inventoryThingsMissing, inventoryThingsUnexpected, inventoryThingsElsewhere (read in this zone, expected in another) or processException
+             */
+            type: string;
+            /**
+             * Time
+             * Format: date-time
+             */
+            time: string;
+            /** Site */
+            site: string;
+            /**
+             * Thing
+             * @description The thing of a zone time exception; '' for inventory ones
+             */
+            thing: string;
+            /** Thingname */
+            thingName: string;
+            /** Thingtag */
+            thingTag: string;
+            /** Zone */
+            zone: string;
+            /** Zonename */
+            zoneName: string;
+            /**
+             * Multiplethings
+             * @description The things of an inventory exception
+             */
+            multipleThings: string[];
+            /**
+             * Timeduration
+             * @description Nanoseconds in the zone (zone time exceptions)
+             */
+            timeDuration: number;
+            /**
+             * Message
+             * @description '... > N minute(s)', 'Shortage of N', 'Overage of N' ...
+             */
+            message: string;
+        };
+        /** ExceptionThing */
+        ExceptionThing: {
+            /** Id */
+            _id: string;
+            /** Name */
+            name: string;
+            /** Tag */
+            tag: string;
+        };
         /** ExifData */
         ExifData: {
             /**
@@ -2534,6 +2974,78 @@ export interface components {
             /** Repeatwindowseconds */
             repeatWindowSeconds: number;
         };
+        /** ReportConfigRead */
+        ReportConfigRead: {
+            /** Id */
+            _id: string;
+            /** Name */
+            name: string;
+            /** Type */
+            type: string;
+            /** Format */
+            format: string;
+            /** Email */
+            email: boolean;
+            /** Zones */
+            zones: string[];
+            /**
+             * Zonenames
+             * @description Names of `zones`, same order
+             */
+            zoneNames: string[];
+            /** Categories */
+            categories: string[];
+            /** Headings */
+            headings: string[];
+            /** Site */
+            site: string;
+        };
+        /**
+         * ReportConfigWrite
+         * @description Create or update a report configuration (the whole object).
+         */
+        ReportConfigWrite: {
+            /** Id */
+            _id?: string | null;
+            /**
+             * Name
+             * @description Required; unique within the site
+             */
+            name: string;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "reportTypeSeen" | "reportTypeNotSeen" | "reportTypeCategories";
+            /**
+             * Format
+             * @enum {string}
+             */
+            format: "excel" | "json";
+            /**
+             * Email
+             * @description Attach to the site's daily report mail
+             * @default false
+             */
+            email: boolean;
+            /**
+             * Zones
+             * @description Zones of the site; none = all
+             */
+            zones?: string[];
+            /**
+             * Categories
+             * @description Thing categories; none = all
+             */
+            categories?: string[];
+            /**
+             * Headings
+             * @description Columns to show, in order, from the type's headings (GET reporttypes); none = all
+             */
+            headings?: string[];
+            /** Site */
+            site: string;
+        };
         /** ReportSettings */
         ReportSettings: {
             /**
@@ -2544,6 +3056,18 @@ export interface components {
             dailyTime: string;
             /** Emails */
             emails?: string[];
+        };
+        /** ReportTypeRead */
+        ReportTypeRead: {
+            /** Id */
+            id: string;
+            /** Name */
+            name: string;
+            /**
+             * Headings
+             * @description The columns this type can show, default order
+             */
+            headings: string[];
         };
         /** RoleRead */
         RoleRead: {
@@ -2971,6 +3495,23 @@ export interface components {
         VersionRead: {
             /** Version */
             version: string;
+        };
+        /** ZoneCategories */
+        ZoneCategories: {
+            /** Zone */
+            zone: string;
+            /** Zonename */
+            zoneName: string;
+            /**
+             * Categories
+             * @description Non-zero counts, by category name
+             */
+            categories: components["schemas"]["CategoryCount"][];
+            /**
+             * Total
+             * @description Things in the zone carrying a counted category
+             */
+            total: number;
         };
         /** ZoneDurationRead */
         ZoneDurationRead: {
@@ -9622,6 +10163,46 @@ export interface operations {
             };
         };
     };
+    report_types_api_reporttypes_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportTypeRead"][];
+                };
+            };
+        };
+    };
+    report_formats_api_reportformat_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Choice"][];
+                };
+            };
+        };
+    };
     version_api_version_get: {
         parameters: {
             query?: never;
@@ -10127,6 +10708,858 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ZoneDurationRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_exceptions_api_exceptions_get: {
+        parameters: {
+            query?: {
+                /** @description A site id; empty or the All Sites id 000000000000000000000000 means every site in the caller's scope. A site outside the scope answers 404. */
+                site?: string;
+                /** @description From this time (inclusive) */
+                after?: string | null;
+                /** @description Up to this time (exclusive) */
+                before?: string | null;
+                /** @description time or type; '-' descends */
+                sort?: string;
+                limit?: number;
+                /** @description Zero-based page */
+                page?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExceptionRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_exceptions_api_exceptions_export_get: {
+        parameters: {
+            query?: {
+                /** @description A site id; empty or the All Sites id 000000000000000000000000 means every site in the caller's scope. A site outside the scope answers 404. */
+                site?: string;
+                /** @description From this time (inclusive) */
+                after?: string | null;
+                /** @description Up to this time (exclusive) */
+                before?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An XLSX workbook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_exception_api_exceptions__exception_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                exception_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExceptionDetail"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_report_configs_api_reportconfigs_get: {
+        parameters: {
+            query?: {
+                /** @description A site id; empty or the All Sites id 000000000000000000000000 means every site in the caller's scope. A site outside the scope answers 404. */
+                site?: string;
+                /** @description Rows per page */
+                limit?: number;
+                /** @description Zero-based page */
+                page?: number;
+                /** @description Field, '-' prefix descends */
+                sort?: string;
+                /** @description Contains, any text field */
+                search?: string;
+                /** @description Fuzzy (trigram) match */
+                search2?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportConfigRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_report_config_api_reportconfigs_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportConfigWrite"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportConfigRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_report_config_api_reportconfigs__config_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                config_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportConfigRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_report_config_api_reportconfigs__config_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                config_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportConfigWrite"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportConfigRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_report_config_api_reportconfigs__config_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                config_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adhoc_report_api_reports_adhoc_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdhocReport"];
+            };
+        };
+        responses: {
+            /** @description JSON or report.xlsx */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryReport"];
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    run_report_api_reports__config_id__get: {
+        parameters: {
+            query: {
+                /** @description From this time (inclusive) */
+                after: string;
+                /** @description Up to this time (exclusive); 366 days at most */
+                before: string;
+            };
+            header?: never;
+            path: {
+                config_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An XLSX workbook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    events_by_thing_api_eventsbything_get: {
+        parameters: {
+            query: {
+                /** @description From this time (inclusive) */
+                after: string;
+                /** @description Up to this time (exclusive); 366 days at most */
+                before: string;
+                /** @description A site id; empty or the All Sites id 000000000000000000000000 means every site in the caller's scope. A site outside the scope answers 404. */
+                site?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityThing"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_events_by_thing_api_eventsbything_export_get: {
+        parameters: {
+            query: {
+                /** @description From this time (inclusive) */
+                after: string;
+                /** @description Up to this time (exclusive); 366 days at most */
+                before: string;
+                /** @description A site id; empty or the All Sites id 000000000000000000000000 means every site in the caller's scope. A site outside the scope answers 404. */
+                site?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An XLSX workbook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
                 };
             };
             /** @description Bad request */

@@ -1,0 +1,1 @@
+"""Exceptions: dwell alerts, inventory shortages and overages, reads not processed."""

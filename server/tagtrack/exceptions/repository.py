@@ -1,0 +1,102 @@
+from collections.abc import AsyncIterator, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Select, func, select
+
+from tagtrack.kit.repository import Repository
+from tagtrack.models import Site, Thing, TrackingException, Zone
+from tagtrack.things.repository import SHOWN_TAG
+
+SORTABLE = {"time": TrackingException.time, "type": TrackingException.type}
+EXPORT_CHUNK = 2000
+
+
+class ExceptionRepository(Repository[TrackingException]):
+    model = TrackingException
+
+    @staticmethod
+    def _with_names() -> Select[*tuple[Any, ...]]:
+        return (
+            select(
+                TrackingException,
+                Thing.name.label("thing_name"),
+                SHOWN_TAG.label("thing_tag"),
+                Zone.name.label("zone_name"),
+                Site.name.label("site_name"),
+                Site.timezone.label("timezone"),
+            )
+            .outerjoin(Thing, Thing.id == TrackingException.thing_id)
+            .outerjoin(Zone, Zone.id == TrackingException.zone_id)
+            .join(Site, Site.id == TrackingException.site_id)
+        )
+
+    @staticmethod
+    def _filtered(
+        stmt: Select[*tuple[Any, ...]],
+        org_id: str,
+        site_ids: Sequence[str] | None,
+        after: datetime | None,
+        before: datetime | None,
+    ) -> Select[*tuple[Any, ...]]:
+        stmt = stmt.where(TrackingException.org_id == org_id)
+        if site_ids is not None:
+            stmt = stmt.where(TrackingException.site_id.in_(list(site_ids)))
+        if after is not None:
+            stmt = stmt.where(TrackingException.time >= after)
+        if before is not None:
+            stmt = stmt.where(TrackingException.time < before)
+        return stmt
+
+    async def page(
+        self,
+        org_id: str,
+        site_ids: Sequence[str] | None,
+        *,
+        after: datetime | None,
+        before: datetime | None,
+        sort: str,
+        limit: int,
+        page: int,
+    ) -> tuple[Sequence[Any], int]:
+        counted = self._filtered(select(TrackingException.id), org_id, site_ids, after, before)
+        total = await self.session.scalar(select(func.count()).select_from(counted.subquery()))
+        column = SORTABLE[sort.lstrip("-")]
+        order = column.desc() if sort.startswith("-") else column.asc()
+        stmt = (
+            self._filtered(self._with_names(), org_id, site_ids, after, before)
+            .order_by(order, TrackingException.id.desc())
+            .limit(limit)
+            .offset(page * limit)
+        )
+        return (await self.session.execute(stmt)).all(), int(total or 0)
+
+    async def chunks(
+        self,
+        org_id: str,
+        site_ids: Sequence[str] | None,
+        after: datetime | None,
+        before: datetime | None,
+    ) -> AsyncIterator[Sequence[Any]]:
+        """Every exception of the period, oldest first, a chunk at a time."""
+        stmt = self._filtered(self._with_names(), org_id, site_ids, after, before).order_by(
+            TrackingException.time, TrackingException.id
+        )
+        result = await self.session.stream(stmt.execution_options(yield_per=EXPORT_CHUNK))
+        async for chunk in result.partitions(EXPORT_CHUNK):
+            yield chunk
+
+    async def one(self, org_id: str, exception_id: str) -> Any:
+        stmt = self._with_names().where(
+            TrackingException.org_id == org_id, TrackingException.id == exception_id
+        )
+        return (await self.session.execute(stmt)).first()
+
+    async def things(self, org_id: str, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
+        """Name and shown tag of these things."""
+        if not ids:
+            return {}
+        stmt = select(Thing.id, Thing.name, SHOWN_TAG).where(
+            Thing.org_id == org_id, Thing.id.in_(list(ids))
+        )
+        return {row[0]: (row[1], row[2]) for row in await self.session.execute(stmt)}

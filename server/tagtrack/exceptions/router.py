@@ -1,0 +1,75 @@
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Response
+from fastapi.responses import StreamingResponse
+
+from tagtrack.auth.dependencies import SignedIn
+from tagtrack.core.db import DbSession
+from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.exceptions.repository import ExceptionRepository
+from tagtrack.exceptions.schemas import ExceptionDetail, ExceptionRead
+from tagtrack.exceptions.service import ExceptionService
+from tagtrack.kit.lists import MAX_LIMIT, MAX_PAGE, set_total
+from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
+from tagtrack.lookups.tracking import SiteQuery
+
+router = APIRouter(prefix="/exceptions", tags=["exceptions"], responses=ERROR_RESPONSES)
+
+
+def _service(session: DbSession) -> ExceptionService:
+    return ExceptionService(ExceptionRepository(session))
+
+
+Service = Annotated[ExceptionService, Depends(_service)]
+After = Annotated[datetime | None, Query(description="From this time (inclusive)")]
+Before = Annotated[datetime | None, Query(description="Up to this time (exclusive)")]
+XLSX_RESPONSE: dict[int | str, dict[str, Any]] = {
+    200: {"content": {XLSX_MEDIA_TYPE: {}}, "description": "An XLSX workbook"}
+}
+
+
+@router.get("", response_model=list[ExceptionRead])
+async def list_exceptions(
+    principal: SignedIn,
+    service: Service,
+    response: Response,
+    site: SiteQuery = "",
+    after: After = None,
+    before: Before = None,
+    sort: Annotated[str, Query(max_length=16, description="time or type; '-' descends")] = "-time",
+    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 25,
+    page: Annotated[int, Query(ge=0, le=MAX_PAGE, description="Zero-based page")] = 0,
+) -> list[ExceptionRead]:
+    """Exceptions of the period, newest first by default; total in x-total-count."""
+    rows, total = await service.list_page(
+        principal, site=site, after=after, before=before, sort=sort, limit=limit, page=page
+    )
+    set_total(response, total)
+    return rows
+
+
+@router.get("/export", response_class=StreamingResponse, responses=XLSX_RESPONSE)
+async def export_exceptions(
+    principal: SignedIn,
+    service: Service,
+    site: SiteQuery = "",
+    after: After = None,
+    before: Before = None,
+) -> StreamingResponse:
+    """Exceptions of the period, oldest first, as exceptions.xlsx: Time (site clock), Type,
+    Message, Name, Tag, Zone, Duration ([h]:mm), Things, Site."""
+    content = await service.export(principal, site=site, after=after, before=before)
+    return StreamingResponse(
+        content,
+        media_type=XLSX_MEDIA_TYPE,
+        headers={"Content-Disposition": 'attachment; filename="exceptions.xlsx"'},
+    )
+
+
+@router.get("/{exception_id}", response_model=ExceptionDetail)
+async def get_exception(
+    exception_id: str, principal: SignedIn, service: Service
+) -> ExceptionDetail:
+    """One exception with the names and tags of its things."""
+    return await service.get(principal, exception_id)

@@ -1,0 +1,145 @@
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Response
+from fastapi.responses import StreamingResponse
+
+from tagtrack.auth.dependencies import SignedIn, allowed
+from tagtrack.auth.principal import Principal
+from tagtrack.core.db import DbSession
+from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.kit.lists import Listing, set_total
+from tagtrack.kit.schemas import UtcDateTime
+from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
+from tagtrack.lookups.tracking import SiteQuery
+from tagtrack.reports.repository import ReportRepository
+from tagtrack.reports.schemas import (
+    ActivityThing,
+    AdhocReport,
+    CategoryReport,
+    ReportConfigRead,
+    ReportConfigWrite,
+)
+from tagtrack.reports.service import ReportService
+from tagtrack.sites.repository import SiteRepository
+from tagtrack.sites.service import SiteService
+
+router = APIRouter(tags=["reports"], responses=ERROR_RESPONSES)
+
+
+def _service(session: DbSession) -> ReportService:
+    return ReportService(ReportRepository(session), SiteService(SiteRepository(session)))
+
+
+Service = Annotated[ReportService, Depends(_service)]
+After = Annotated[UtcDateTime, Query(description="From this time (inclusive)")]
+Before = Annotated[UtcDateTime, Query(description="Up to this time (exclusive); 366 days at most")]
+XLSX_RESPONSE: dict[int | str, dict[str, Any]] = {
+    200: {"content": {XLSX_MEDIA_TYPE: {}}, "description": "An XLSX workbook"}
+}
+
+
+def _xlsx(content: AsyncIterator[bytes], filename: str) -> StreamingResponse:
+    return StreamingResponse(
+        content,
+        media_type=XLSX_MEDIA_TYPE,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
+@router.get("/reportconfigs", response_model=list[ReportConfigRead])
+async def list_report_configs(
+    principal: SignedIn, service: Service, params: Listing, response: Response, site: SiteQuery = ""
+) -> list[ReportConfigRead]:
+    """Report configurations of the site (or every site in scope), by name."""
+    configs, total = await service.list_page(principal, site, params)
+    set_total(response, total)
+    return configs
+
+
+@router.get("/reportconfigs/{config_id}", response_model=ReportConfigRead)
+async def get_report_config(
+    config_id: str, principal: SignedIn, service: Service
+) -> ReportConfigRead:
+    """One report configuration."""
+    return await service.get(principal, config_id)
+
+
+@router.post("/reportconfigs", response_model=ReportConfigRead, status_code=201)
+async def create_report_config(
+    body: ReportConfigWrite,
+    principal: Annotated[Principal, allowed("reportconfigs", "create")],
+    service: Service,
+) -> ReportConfigRead:
+    """Create a report configuration; names are unique per site (400 'duplicate')."""
+    return await service.create(principal, body)
+
+
+@router.put("/reportconfigs/{config_id}", response_model=ReportConfigRead)
+async def update_report_config(
+    config_id: str,
+    body: ReportConfigWrite,
+    principal: Annotated[Principal, allowed("reportconfigs", "modify")],
+    service: Service,
+) -> ReportConfigRead:
+    """Replace a report configuration."""
+    return await service.update(principal, config_id, body)
+
+
+@router.delete("/reportconfigs/{config_id}", status_code=204)
+async def delete_report_config(
+    config_id: str,
+    principal: Annotated[Principal, allowed("reportconfigs", "delete")],
+    service: Service,
+) -> None:
+    """Delete a report configuration."""
+    await service.delete(principal, config_id)
+
+
+@router.post(
+    "/reports/adhoc",
+    response_model=CategoryReport,
+    responses={200: {"content": {XLSX_MEDIA_TYPE: {}}, "description": "JSON or report.xlsx"}},
+)
+async def adhoc_report(
+    body: AdhocReport, principal: SignedIn, service: Service
+) -> CategoryReport | StreamingResponse:
+    """Counts of things now in each zone by category: JSON (format json) or report.xlsx
+    (format excel, sheets 'Zone Categories' with Zone, Category, Count and 'Summary')."""
+    if body.format == "json":
+        return await service.adhoc_json(principal, body)
+    return _xlsx(await service.adhoc_xlsx(principal, body), "report.xlsx")
+
+
+@router.get("/reports/{config_id}", response_class=StreamingResponse, responses=XLSX_RESPONSE)
+async def run_report(
+    config_id: str, principal: SignedIn, service: Service, after: After, before: Before
+) -> StreamingResponse:
+    """The configured report over the period as XLSX, times on the site's clock. First sheet:
+    the configuration's headings (all of the type's when none); reportTypeSeen has a row per
+    thing and zone read there in the period, reportTypeNotSeen a row per thing whose last
+    read in the zones is before `after`, reportTypeCategories a row per zone and category
+    (things now in the zone). Second sheet 'Summary': report, type, site, period, zones,
+    categories, rows and the number of things (or the total count)."""
+    filename, content = await service.run(principal, config_id, after, before)
+    return _xlsx(content, filename)
+
+
+@router.get("/eventsbything", response_model=list[ActivityThing])
+async def events_by_thing(
+    principal: SignedIn, service: Service, after: After, before: Before, site: SiteQuery = ""
+) -> list[ActivityThing]:
+    """The Activity report: per thing (by name), per day on its site's clock, the hours on
+    site that day = the time from its first read to its last read that day (a folded event
+    begun before midnight counts from midnight), with its events and reads. Things with no
+    read in the period are left out, and so is the unknown placeholder thing."""
+    return await service.activity(principal, site, after, before)
+
+
+@router.get("/eventsbything/export", response_class=StreamingResponse, responses=XLSX_RESPONSE)
+async def export_events_by_thing(
+    principal: SignedIn, service: Service, after: After, before: Before, site: SiteQuery = ""
+) -> StreamingResponse:
+    """The Activity report as activity.xlsx: a row per thing and day with Name, Tag, Class,
+    Day, First Seen, Last Seen (site clock), Hours ([h]:mm), Events, Reads."""
+    return _xlsx(await service.activity_xlsx(principal, site, after, before), "activity.xlsx")

@@ -1,0 +1,387 @@
+"""Report configurations (CRUD within the caller's sites) and report runs."""
+
+import re
+from collections.abc import AsyncIterator, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from tagtrack.audit.service import record
+from tagtrack.auth.principal import Principal
+from tagtrack.core.errors import BadRequest, NotFound
+from tagtrack.kit.lists import ListParams
+from tagtrack.kit.xlsx import Cell, TableFile, duration, wall_clock
+from tagtrack.lookups.tracking import site_for_write, sites_in_scope
+from tagtrack.models import ReportConfig, Site
+from tagtrack.models.base import utcnow
+from tagtrack.processing.service import nanoseconds
+from tagtrack.reports.repository import ReportRepository
+from tagtrack.reports.schemas import (
+    REPORT_HEADINGS,
+    REPORT_TYPE_NAMES,
+    ActivityDay,
+    ActivityThing,
+    AdhocReport,
+    CategoryCount,
+    CategoryReport,
+    ReportConfigRead,
+    ReportConfigWrite,
+    ZoneCategories,
+)
+from tagtrack.sites.service import SiteService
+
+MAX_PERIOD = timedelta(days=366)
+ACTIVITY_HEADERS = (
+    "Name", "Tag", "Class", "Day", "First Seen", "Last Seen", "Hours", "Events", "Reads",
+)  # fmt: skip
+
+
+def check_period(after: datetime, before: datetime) -> None:
+    if before <= after:
+        raise BadRequest("before must be later than after", reason="invalid period")
+    if before - after > MAX_PERIOD:
+        raise BadRequest("The period may be at most 366 days", reason="invalid period")
+
+
+def file_name(name: str) -> str:
+    """A report's name as a download file name (no quotes or path characters)."""
+    return (re.sub(r"[^A-Za-z0-9 ._-]+", "_", name).strip(" ._") or "report")[:100] + ".xlsx"
+
+
+def config_read(config: ReportConfig, zone_names: dict[str, str]) -> ReportConfigRead:
+    return ReportConfigRead(
+        id=config.id,
+        name=config.name,
+        type=config.type,
+        format=config.format,
+        email=config.email,
+        zones=list(config.zones),
+        zoneNames=[zone_names.get(z, "") for z in config.zones],
+        categories=list(config.categories),
+        headings=list(config.headings),
+        site=config.site_id,
+    )
+
+
+class ReportRunner:
+    """Fills report workbooks; used by downloads and by the daily mail alike."""
+
+    def __init__(self, repository: ReportRepository) -> None:
+        self.repository = repository
+
+    @staticmethod
+    def sheet(config: ReportConfig) -> TableFile:
+        headings = list(config.headings) or list(REPORT_HEADINGS[config.type])
+        return TableFile("tagtrack-report-", config.name or "Report", headings)
+
+    async def fill(
+        self,
+        sheet: TableFile,
+        config: ReportConfig,
+        site: Site,
+        after: datetime,
+        before: datetime,
+    ) -> None:
+        headings = list(config.headings) or list(REPORT_HEADINGS[config.type])
+        zones = await self.repository.zones(site.id, config.zones)
+        zone_ids = [z for z, _ in zones] if config.zones else []
+        things: set[str] = set()
+        total = 0
+        if config.type == "reportTypeCategories":
+            for _, zone_name, category, count in await self._categories(
+                site, zones, config.categories
+            ):
+                await sheet.append([self._pick(headings, zone_name, category, count)])
+                total += count
+        else:
+            chunks = (
+                self.repository.seen(
+                    site.org_id, site.id, zone_ids, config.categories, after, before
+                )
+                if config.type == "reportTypeSeen"
+                else self.repository.not_seen(
+                    site.org_id, site.id, zone_ids, config.categories, after
+                )
+            )
+            async for rows in chunks:
+                await sheet.append([self._thing_cells(headings, row, site) for row in rows])
+                things.update(row.id for row in rows)
+        categories_report = config.type == "reportTypeCategories"
+        period: list[tuple[str, Cell]] = (
+            [("As of", wall_clock(utcnow(), site.timezone))]
+            if categories_report
+            else [
+                ("From", wall_clock(after, site.timezone)),
+                ("To", wall_clock(before, site.timezone)),
+            ]
+        )
+        sheet.add_pairs(
+            "Summary",
+            [
+                ("Report", config.name),
+                ("Type", REPORT_TYPE_NAMES[config.type]),
+                ("Site", site.name),
+                *period,
+                ("Zones", ", ".join(n for _, n in zones) if config.zones else "All zones"),
+                ("Categories", ", ".join(config.categories) or "All categories"),
+                ("Rows", sheet.rows),
+                ("Total", total) if categories_report else ("Things", len(things)),
+            ],
+        )
+
+    @staticmethod
+    def _pick(headings: Sequence[str], zone: str, category: str, count: int) -> list[Cell]:
+        values: dict[str, Cell] = {"Zone": zone, "Category": category, "Count": count}
+        return [values[h] for h in headings]
+
+    @staticmethod
+    def _thing_cells(headings: Sequence[str], row: Any, site: Site) -> list[Cell]:
+        mapping = row._mapping
+        values: dict[str, Cell] = {
+            "Name": row.name,
+            "Serial": row.serial,
+            "Tag": row.tag,
+            "Class": row.thing_class,
+            "Categories": ", ".join(row.categories),
+            "Zone": row.zone_name,
+            "First Seen": wall_clock(mapping.get("first_seen"), site.timezone),
+            "Last Seen": wall_clock(mapping.get("last_seen"), site.timezone),
+            "Events": mapping.get("events"),
+            "Current Zone": mapping.get("current_zone") or "",
+        }
+        return [values[h] for h in headings]
+
+    async def _categories(
+        self, site: Site, zones: Sequence[tuple[str, str]], categories: Sequence[str]
+    ) -> list[tuple[str, str, str, int]]:
+        """(zone id, zone name, category, count): zones by name, categories by name."""
+        counts = await self.repository.category_counts(
+            site.org_id, site.id, [z for z, _ in zones], categories
+        )
+        order = {zone_id: index for index, (zone_id, _) in enumerate(zones)}
+        names = dict(zones)
+        rows = [(zone_id, names[zone_id], category, n) for zone_id, category, n in counts]
+        return sorted(rows, key=lambda r: (order[r[0]], r[2]))
+
+    async def categories(
+        self, site: Site, zone_ids: Sequence[str], categories: Sequence[str]
+    ) -> CategoryReport:
+        zones = await self.repository.zones(site.id, zone_ids)
+        per_zone = {z: ZoneCategories(zone=z, zoneName=n, categories=[], total=0) for z, n in zones}
+        for zone_id, _, category, count in await self._categories(site, zones, categories):
+            per_zone[zone_id].categories.append(CategoryCount(category=category, count=count))
+            per_zone[zone_id].total += count
+        listed = list(per_zone.values())
+        return CategoryReport(site=site.id, zones=listed, total=sum(z.total for z in listed))
+
+
+class ReportService:
+    def __init__(self, repository: ReportRepository, sites: SiteService) -> None:
+        self.repository = repository
+        self.sites = sites
+        self.runner = ReportRunner(repository)
+
+    async def _reads(self, configs: Sequence[ReportConfig]) -> list[ReportConfigRead]:
+        names = await self.repository.zone_names(sorted({z for c in configs for z in c.zones}))
+        return [config_read(c, names) for c in configs]
+
+    async def list_page(
+        self, principal: Principal, site: str, params: ListParams
+    ) -> tuple[list[ReportConfigRead], int]:
+        configs, total = await self.repository.list_page(
+            principal.org_id, sites_in_scope(principal, site), params
+        )
+        return await self._reads(configs), total
+
+    async def get_model(self, principal: Principal, config_id: str) -> ReportConfig:
+        """A configuration of the caller's organisation and sites; anything else not found."""
+        config = await self.repository.get(principal.org_id, config_id)
+        if config is None or not principal.sees_site(config.site_id):
+            raise NotFound("Report configuration not found")
+        return config
+
+    async def get(self, principal: Principal, config_id: str) -> ReportConfigRead:
+        return (await self._reads([await self.get_model(principal, config_id)]))[0]
+
+    async def _zones_of_site(self, site_id: str, zone_ids: Sequence[str]) -> None:
+        found = (
+            {z for z, _ in await self.repository.zones(site_id, zone_ids)} if zone_ids else set()
+        )
+        for index, zone_id in enumerate(zone_ids):
+            if zone_id not in found:
+                raise BadRequest(f"zones.{index}: not a zone of the report's site")
+
+    async def _check(
+        self, principal: Principal, body: ReportConfigWrite, except_id: str | None
+    ) -> None:
+        await site_for_write(self.sites, principal, body.site)
+        await self._zones_of_site(body.site, body.zones)
+        allowed = REPORT_HEADINGS[body.type]
+        for index, heading in enumerate(body.headings):
+            if heading not in allowed:
+                raise BadRequest(
+                    f"headings.{index}: '{heading}' is not a heading of this report type; "
+                    f"choose from {', '.join(allowed)}"
+                )
+        if len(set(body.headings)) != len(body.headings):
+            raise BadRequest("headings: each heading may be chosen once")
+        if await self.repository.name_taken(body.site, body.name, except_id):
+            raise BadRequest(
+                f"A report named '{body.name}' already exists in this site (duplicate)",
+                reason="duplicate",
+            )
+
+    @staticmethod
+    def _apply(config: ReportConfig, body: ReportConfigWrite) -> None:
+        config.name = body.name
+        config.type = body.type
+        config.format = body.format
+        config.email = body.email
+        config.zones = list(dict.fromkeys(body.zones))
+        config.categories = list(dict.fromkeys(body.categories))
+        config.headings = list(body.headings)
+        config.site_id = body.site
+
+    async def create(self, principal: Principal, body: ReportConfigWrite) -> ReportConfigRead:
+        await self._check(principal, body, None)
+        config = ReportConfig(org_id=principal.org_id)
+        self._apply(config, body)
+        await self.repository.add(config)
+        return (await self._reads([config]))[0]
+
+    async def update(
+        self, principal: Principal, config_id: str, body: ReportConfigWrite
+    ) -> ReportConfigRead:
+        config = await self.get_model(principal, config_id)
+        await self._check(principal, body, config.id)
+        self._apply(config, body)
+        await self.repository.add(config)
+        return (await self._reads([config]))[0]
+
+    async def delete(self, principal: Principal, config_id: str) -> None:
+        await self.repository.delete(await self.get_model(principal, config_id))
+
+    async def run(
+        self, principal: Principal, config_id: str, after: datetime, before: datetime
+    ) -> tuple[str, AsyncIterator[bytes]]:
+        """The configured report over the period as XLSX: its file name and its bytes."""
+        check_period(after, before)
+        config = await self.get_model(principal, config_id)
+        site = await self.sites.get_model(principal, config.site_id)
+        async with self.runner.sheet(config) as sheet:
+            await self.runner.fill(sheet, config, site, after, before)
+            content = await sheet.finish()
+        name = file_name(config.name)
+        await record(
+            self.repository.session,
+            principal,
+            "reports.exported",
+            "reportconfigs",
+            target_id=config.id,
+            target=name,
+            detail={"after": after.isoformat(), "before": before.isoformat()},
+        )
+        return name, content
+
+    async def adhoc_json(self, principal: Principal, body: AdhocReport) -> CategoryReport:
+        site = await site_for_write(self.sites, principal, body.site)
+        await self._zones_of_site(site.id, body.zones)
+        return await self.runner.categories(site, body.zones, body.categories)
+
+    async def adhoc_xlsx(self, principal: Principal, body: AdhocReport) -> AsyncIterator[bytes]:
+        site = await site_for_write(self.sites, principal, body.site)
+        await self._zones_of_site(site.id, body.zones)
+        config = ReportConfig(
+            name="Zone Categories",
+            type=body.type,
+            zones=list(body.zones),
+            categories=list(body.categories),
+            headings=[],
+        )
+        now = utcnow()
+        async with self.runner.sheet(config) as sheet:
+            await self.runner.fill(sheet, config, site, now, now)
+            content = await sheet.finish()
+        await record(
+            self.repository.session,
+            principal,
+            "reports.exported",
+            "reportconfigs",
+            target="report.xlsx",
+            detail={"site": site.id, "type": body.type},
+        )
+        return content
+
+    async def activity(
+        self, principal: Principal, site: str, after: datetime, before: datetime
+    ) -> list[ActivityThing]:
+        check_period(after, before)
+        things: list[ActivityThing] = []
+        scope = sites_in_scope(principal, site)
+        async for rows in self.repository.activity(principal.org_id, scope, after, before):
+            for row in rows:
+                if not things or things[-1].thing != row.id:
+                    things.append(
+                        ActivityThing(
+                            thing=row.id,
+                            thingName=row.name,
+                            thingTag=row.tag,
+                            thingClass=row.thing_class,
+                            site=row.site_id,
+                            timeDuration=0,
+                            events=0,
+                            reads=0,
+                            days=[],
+                        )
+                    )
+                day = ActivityDay(
+                    day=row.day,
+                    firstSeen=row.first_seen,
+                    lastSeen=row.last_seen,
+                    timeDuration=nanoseconds(row.last_seen - row.first_seen),
+                    events=int(row.events),
+                    reads=int(row.reads),
+                )
+                thing = things[-1]
+                thing.days.append(day)
+                thing.timeDuration += day.timeDuration
+                thing.events += day.events
+                thing.reads += day.reads
+        return things
+
+    async def activity_xlsx(
+        self, principal: Principal, site: str, after: datetime, before: datetime
+    ) -> AsyncIterator[bytes]:
+        check_period(after, before)
+        scope = sites_in_scope(principal, site)
+        async with TableFile("tagtrack-activity-", "Activity", ACTIVITY_HEADERS) as sheet:
+            async for rows in self.repository.activity(principal.org_id, scope, after, before):
+                await sheet.append(
+                    [
+                        [
+                            row.name,
+                            row.tag,
+                            row.thing_class,
+                            row.day,
+                            wall_clock(row.first_seen, row.timezone),
+                            wall_clock(row.last_seen, row.timezone),
+                            duration(nanoseconds(row.last_seen - row.first_seen)),
+                            int(row.events),
+                            int(row.reads),
+                        ]
+                        for row in rows
+                    ]
+                )
+            content = await sheet.finish()
+        await record(
+            self.repository.session,
+            principal,
+            "activity.exported",
+            "events",
+            target="activity.xlsx",
+            detail={
+                "sites": scope or "all",
+                "after": after.isoformat(),
+                "before": before.isoformat(),
+            },
+        )
+        return content
