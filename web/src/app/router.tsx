@@ -35,6 +35,13 @@ const ApiKeyEditPage = lazy(() => import('../features/apikeys/ApiKeyEditPage'));
 const SsoSettingsPage = lazy(() => import('../features/ssosettings/SsoSettingsPage'));
 const ZoneStatusPage = lazy(() => import('../features/reports/ZoneStatusPage'));
 const ZonesHistoryPage = lazy(() => import('../features/reports/ZonesHistoryPage'));
+const ActivityPage = lazy(() => import('../features/reports/ActivityPage'));
+const ZoneCategoriesPage = lazy(() => import('../features/reports/ZoneCategoriesPage'));
+const ReportRunPage = lazy(() => import('../features/reports/ReportRunPage'));
+const ReportConfigsPage = lazy(() => import('../features/reports/ReportConfigsPage'));
+const ReportConfigEditPage = lazy(() => import('../features/reports/ReportConfigEditPage'));
+const ExceptionsPage = lazy(() => import('../features/exceptions/ExceptionsPage'));
+const ExceptionDetailPage = lazy(() => import('../features/exceptions/ExceptionDetailPage'));
 
 function page(Component: LazyExoticComponent<ComponentType>, fullPage = false) {
   return (
@@ -89,6 +96,13 @@ export const routes: RouteObject[] = [
       { path: 'ssosettings', element: page(SsoSettingsPage) },
       { path: 'reports/zones', element: page(ZoneStatusPage) },
       { path: 'reports/zonedurations', element: page(ZonesHistoryPage) },
+      { path: 'reports/events', element: page(ActivityPage) },
+      { path: 'reports/exceptions', element: page(ExceptionsPage) },
+      { path: 'reports/zonecategories', element: page(ZoneCategoriesPage) },
+      { path: 'reports/:id', element: page(ReportRunPage) },
+      { path: 'reportconfigs', element: page(ReportConfigsPage) },
+      { path: 'reportconfigs/:id', element: page(ReportConfigEditPage) },
+      { path: 'exceptions/:id', element: page(ExceptionDetailPage) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

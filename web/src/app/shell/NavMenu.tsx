@@ -18,8 +18,9 @@ import ListItemText from '@mui/material/ListItemText';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useSsoAvailable } from '../../features/auth/queries';
+import { useSiteReportConfigs } from '../../features/reports/queries';
 import { usePermissions } from '../../features/session/queries';
-import { useSitePath } from '../../features/session/SiteContext';
+import { useSitePath, useSiteSelection } from '../../features/session/SiteContext';
 import { useLabels } from '../../features/settings/queries';
 import { buildMenu, isActivePath, type MenuIcon, type MenuLink } from './menu';
 
@@ -73,6 +74,8 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
   const askSso = perms.can('ssosettings', 'create');
   const okta = useSsoAvailable('okta', askSso);
   const entra = useSsoAvailable('entra', askSso);
+  const { siteId } = useSiteSelection();
+  const reportConfigs = useSiteReportConfigs(siteId);
   const [closed, setClosed] = useState<Record<string, boolean>>({});
 
   const entries = useMemo(
@@ -82,8 +85,9 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
         labels,
         // SSO enabled for the organisation: its settings screen is offered.
         ssoAvailable: okta.data?.enabled === true || entra.data?.enabled === true,
+        reportConfigs: reportConfigs.data?.map((r) => ({ id: r._id, name: r.name })),
       }),
-    [perms.can, labels, okta.data, entra.data],
+    [perms.can, labels, okta.data, entra.data, reportConfigs.data],
   );
 
   return (

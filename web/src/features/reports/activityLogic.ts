@@ -9,10 +9,10 @@ export interface ActivityDayLike {
   day: string;
 }
 
-export interface ActivityThingLike<D extends ActivityDayLike> {
+export interface ActivityThingLike {
   thing: string;
   thingClass: string;
-  days: readonly D[];
+  days: readonly ActivityDayLike[];
 }
 
 export type ActivityRow<T, D> =
@@ -36,11 +36,11 @@ export function pageOf<T>(things: readonly T[], page: number, size: number): T[]
 }
 
 /** Table rows: each thing, followed by its days (latest last) when expanded. */
-export function activityRows<D extends ActivityDayLike, T extends ActivityThingLike<D>>(
+export function activityRows<T extends ActivityThingLike>(
   things: readonly T[],
   expanded: ReadonlySet<string>,
-): ActivityRow<T, D>[] {
-  const rows: ActivityRow<T, D>[] = [];
+): ActivityRow<T, T['days'][number]>[] {
+  const rows: ActivityRow<T, T['days'][number]>[] = [];
   for (const thing of things) {
     const open = expanded.has(thing.thing);
     rows.push({ kind: 'thing', key: thing.thing, thing, expanded: open });

@@ -104,3 +104,11 @@ export function zoneTotals(visits: readonly VisitRow[]): ZoneTotal[] {
 export function nanosToHours(nanos: number): number {
   return Math.round((nanos / 3.6e12) * 100) / 100;
 }
+
+/** The categories a Zone Categories report found, by name, each once. */
+export function reportCategories(
+  zones: readonly { categories: readonly { category: string }[] }[],
+): string[] {
+  const names = new Set(zones.flatMap((z) => z.categories.map((c) => c.category)));
+  return [...names].sort((a, b) => a.localeCompare(b));
+}
