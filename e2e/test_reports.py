@@ -1,18 +1,20 @@
 """Reports: Zone Status (live), Zones History, Activity, Exceptions, Zone Categories,
 report configurations and custom report downloads."""
 
+import io
 import re
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import openpyxl
 import pytest
-from playwright.sync_api import APIRequestContext, Page, expect
+from playwright.sync_api import APIRequestContext, Download, Page, expect
 
-from e2e.conftest import PRIYA, Console, open_signed_in, shot
+from e2e.conftest import PRIYA, Console, open_signed_in, shot, snackbar, unique
 from e2e.tracking_data import (
     Reader,
     create_endpoint,
-    create_thing,
     new_site,
     patient_expect,  # noqa: F401 (a fixture)
     post_reads,
@@ -46,6 +48,38 @@ def zone(
     return str(response.json()["_id"])
 
 
+def thing(
+    api: APIRequestContext, site: str, name: str, tag: str, categories: list[str], cls: str = "item"
+) -> str:
+    response = api.post(
+        "/api/things",
+        data={
+            "site": site,
+            "common": {"name": name, "class": cls, "tag1": tag, "categories": categories},
+        },
+    )
+    assert response.ok, response.text()
+    return str(response.json()["_id"])
+
+
+def wait_for_exception(api: APIRequestContext, site: str, timeout: float = 40.0) -> dict[str, Any]:
+    """Dwell checks run in the background: wait for the zone time exception."""
+    deadline = time.monotonic() + timeout
+    while True:
+        response = api.get("/api/exceptions", params={"site": site})
+        assert response.ok, response.text()
+        found = [e for e in response.json() if e["type"] == "zoneTimeException"]
+        if found:
+            return dict(found[0])
+        assert time.monotonic() < deadline, "no zone time exception"
+        time.sleep(0.5)
+
+
+def workbook_rows(download: Download) -> list[tuple[Any, ...]]:
+    workbook = openpyxl.load_workbook(io.BytesIO(download.path().read_bytes()))
+    return list(workbook.worksheets[0].iter_rows(values_only=True))
+
+
 def read_at(api: APIRequestContext, reader: Reader, tag: str, when: datetime) -> None:
     post_reads(api, reader, [{"tag": tag, "antenna": 1, "time": iso(when)}])
 
@@ -60,9 +94,9 @@ def tracked(admin_api: APIRequestContext) -> dict[str, Any]:
     dock_zone = zone(admin_api, site, "Dock", dock, alert_minutes=5)
     yard_zone = zone(admin_api, site, LONG_NAME, yard, alert_minutes=120)
     pallet, crate, picker = short_tag(), short_tag(), short_tag()
-    create_thing(admin_api, site, "Overdue Pallet", tag=pallet)
-    create_thing(admin_api, site, "Fresh Crate", tag=crate)
-    create_thing(admin_api, site, "Night Picker", tag=picker, thing_class="worker")
+    thing(admin_api, site, "Overdue Pallet", pallet, ["Pallets"])
+    thing(admin_api, site, "Fresh Crate", crate, ["Crates", "Perishables"])
+    thing(admin_api, site, "Night Picker", picker, ["Crates"], cls="worker")
     now = datetime.now(UTC)
     read_at(admin_api, yard, pallet, now - timedelta(minutes=50))
     read_at(admin_api, dock, pallet, now - timedelta(minutes=20))
@@ -155,4 +189,253 @@ def test_zones_history_on_a_phone(mobile_page: Page, console: Console, tracked: 
     )
     expect(mobile_page.get_by_role("grid", name="Zones History")).to_be_visible()
     shot(mobile_page, "reports-zones-history-phone")
+    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_activity_ranges_expand_and_download(page: Page, console: Console, tracked: dict) -> None:
+    open_signed_in(page, PRIYA, console.demo_password, f"/reports/events?site={tracked['site']}")
+    expect(page.get_by_role("heading", name="Activity")).to_be_visible()
+    table = page.get_by_role("table", name="Activity")
+    things = table.get_by_test_id("activity-thing")
+    expect(things).to_have_count(3)
+    pallet = things.filter(has_text="Overdue Pallet")
+    expect(pallet).to_contain_text("Assets")
+    expect(pallet).to_contain_text("1 day")
+    # The first pallet read was 50 minutes ago, the last 20 minutes ago: 0:30 on site.
+    expect(pallet).to_contain_text("0:30")
+    days = table.get_by_test_id("activity-day")
+    expect(days).to_have_count(0)
+    page.get_by_role("button", name="Expand All").click()
+    expect(days).to_have_count(3)
+    shot(page, "reports-activity")
+    page.get_by_role("button", name="Collapse All").click()
+    expect(days).to_have_count(0)
+    pallet.click()
+    expect(days).to_have_count(1)
+
+    # The dates stop at today; the shortcuts set the period and the report follows.
+    start = page.get_by_role("group", name="Start Date")
+    today = datetime.now().strftime("%m/%d/%Y")
+    page.get_by_role("button", name="Last 7 Days").click()
+    week_ago = (datetime.now() - timedelta(days=6)).strftime("%m/%d/%Y")
+    expect(start).to_contain_text(week_ago)
+    expect(things).to_have_count(3)
+    page.get_by_role("button", name="Last 30 Days").click()
+    month_ago = (datetime.now() - timedelta(days=29)).strftime("%m/%d/%Y")
+    expect(start).to_contain_text(month_ago)
+    page.get_by_role("button", name="Today").click()
+    expect(start).to_contain_text(today)
+
+    # Page sizes 4, 8, 12 and All.
+    page.get_by_role("combobox", name="Things per page:").click()
+    expect(page.get_by_role("option")).to_have_text(["4", "8", "12", "All"])
+    page.get_by_role("option", name="All").click()
+    expect(things).to_have_count(3)
+
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download XLSX").click()
+    assert info.value.suggested_filename == "activity.xlsx"
+    rows = workbook_rows(info.value)
+    assert rows[0][:4] == ("Name", "Tag", "Class", "Day"), rows[0]
+    names = sorted(str(r[0]) for r in rows[1:])
+    assert names == ["Fresh Crate", "Night Picker", "Overdue Pallet"], rows
+
+
+def test_activity_on_a_phone_and_empty(
+    mobile_page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    empty = new_site(admin_api, "Quiet Depot")
+    open_signed_in(mobile_page, PRIYA, console.demo_password, f"/reports/events?site={empty}")
+    expect(mobile_page.get_by_text("No activity in this period.")).to_be_visible()
+    shot(mobile_page, "reports-activity-empty-phone")
+    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_activity_phone_rows(mobile_page: Page, console: Console, tracked: dict) -> None:
+    open_signed_in(
+        mobile_page, PRIYA, console.demo_password, f"/reports/events?site={tracked['site']}"
+    )
+    mobile_page.get_by_role("button", name="Expand All").click()
+    expect(mobile_page.get_by_test_id("activity-day")).to_have_count(3)
+    shot(mobile_page, "reports-activity-phone")
+    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_exceptions_list_detail_and_download(
+    page: Page, console: Console, admin_api: APIRequestContext, tracked: dict
+) -> None:
+    exception = wait_for_exception(admin_api, tracked["site"])
+    open_signed_in(
+        page, PRIYA, console.demo_password, f"/reports/exceptions?site={tracked['site']}"
+    )
+    expect(page.get_by_role("heading", name="Exceptions")).to_be_visible()
+    grid = page.get_by_role("grid", name="Exceptions")
+    row = grid.get_by_role("row").filter(has_text="Overdue Pallet")
+    expect(row).to_contain_text(re.compile(r"> \d+ minute\(s\)"))
+    expect(row).to_contain_text("Zone time")
+    expect(row).to_contain_text("Dock")
+    page.get_by_role("button", name="Today").click()
+    expect(row).to_be_visible()
+    shot(page, "reports-exceptions")
+
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download XLSX").click()
+    assert info.value.suggested_filename == "exceptions.xlsx"
+    rows = workbook_rows(info.value)
+    assert "Type" in rows[0], rows[0]
+    assert any("Overdue Pallet" in map(str, r) for r in rows[1:]), rows
+
+    row.click()
+    expect(page).to_have_url(re.compile(f"/exceptions/{exception['_id']}"))
+    facts = page.get_by_test_id("exception-facts")
+    expect(facts).to_contain_text("Dock")
+    expect(facts.get_by_role("link", name="Overdue Pallet")).to_be_visible()
+    expect(page.get_by_test_id("exception-message")).to_have_text(
+        re.compile(r"^> \d+ minute\(s\)$")
+    )
+    # The events of the visit: the pallet's read at the dock.
+    events = page.get_by_role("grid", name="Events")
+    expect(events.get_by_role("row").filter(has_text=tracked["pallet"])).to_have_count(1)
+    shot(page, "reports-exception-detail")
+
+
+def test_exceptions_on_a_phone(
+    mobile_page: Page, console: Console, admin_api: APIRequestContext, tracked: dict
+) -> None:
+    exception = wait_for_exception(admin_api, tracked["site"])
+    open_signed_in(
+        mobile_page, PRIYA, console.demo_password, f"/reports/exceptions?site={tracked['site']}"
+    )
+    expect(mobile_page.get_by_role("grid", name="Exceptions")).to_be_visible()
+    shot(mobile_page, "reports-exceptions-phone")
+    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+    mobile_page.goto(f"/exceptions/{exception['_id']}?site={tracked['site']}")
+    expect(mobile_page.get_by_test_id("exception-message")).to_be_visible()
+    shot(mobile_page, "reports-exception-detail-phone")
+    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_zone_categories_run_and_download(page: Page, console: Console, tracked: dict) -> None:
+    open_signed_in(
+        page, PRIYA, console.demo_password, f"/reports/zonecategories?site={tracked['site']}"
+    )
+    expect(page.get_by_role("heading", name="Zone Categories")).to_be_visible()
+    expect(page.get_by_text("Choose categories and zones, then Run Report.")).to_be_visible()
+    categories = page.get_by_role("combobox", name="Categories")
+    categories.click()
+    expect(page.get_by_role("option")).to_have_text(["Crates", "Pallets", "Perishables"])
+    page.get_by_role("option", name="Crates").click()
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Run Report").click()
+    yard = page.get_by_role("region", name=LONG_NAME)
+    expect(yard.get_by_role("row").filter(has_text="Crates")).to_contain_text("2")
+    dock = page.get_by_role("region", name="Dock", exact=True)
+    expect(dock.get_by_text("No things of these categories")).to_be_visible()
+
+    zones = page.get_by_role("combobox", name="Zones")
+    zones.click()
+    page.get_by_role("option", name="Dock", exact=True).click()
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name="Run Report").click()
+    expect(page.get_by_test_id("zone-category-tables").get_by_role("region")).to_have_count(1)
+    page.get_by_role("button", name="All Zones").click()
+    page.get_by_role("button", name="Run Report").click()
+    expect(page.get_by_test_id("zone-category-tables").get_by_role("region")).to_have_count(2)
+    shot(page, "reports-zone-categories")
+
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download XLS").click()
+    assert info.value.suggested_filename == "report.xlsx"
+    rows = workbook_rows(info.value)
+    assert rows[0][:3] == ("Zone", "Category", "Count"), rows[0]
+    assert (LONG_NAME, "Crates", 2) in [r[:3] for r in rows[1:]], rows
+
+
+def test_zone_categories_on_a_phone(mobile_page: Page, console: Console, tracked: dict) -> None:
+    open_signed_in(
+        mobile_page, PRIYA, console.demo_password, f"/reports/zonecategories?site={tracked['site']}"
+    )
+    mobile_page.get_by_role("button", name="Run Report").click()
+    expect(mobile_page.get_by_test_id("zone-category-tables")).to_be_visible()
+    shot(mobile_page, "reports-zone-categories-phone")
+    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_report_configuration_and_custom_report_download(
+    page: Page, console: Console, tracked: dict
+) -> None:
+    name = unique("Dock Dwell Weekly")
+    open_signed_in(page, PRIYA, console.demo_password, f"/reportconfigs?site={tracked['site']}")
+    expect(page.get_by_role("heading", name="Report Configuration")).to_be_visible()
+    expect(page.get_by_text("No report configurations found")).to_be_visible()
+    shot(page, "reports-configs-empty")
+    page.get_by_test_id("list-add").click()
+    expect(page.get_by_role("heading", name="Add Report Configuration")).to_be_visible()
+    page.get_by_role("button", name="Save").click()
+    expect(snackbar(page)).to_contain_text("Name in the Basic tab is a required field.")
+    page.get_by_role("textbox", name="Name").fill(name)
+    page.get_by_role("button", name="Save").click()
+    expect(snackbar(page)).to_contain_text("Type in the Basic tab is a required field.")
+    page.get_by_role("combobox", name="Type").click()
+    page.get_by_role("option", name="Things seen in the zones during the period").click()
+    page.get_by_role("button", name="Save").click()
+    expect(snackbar(page)).to_contain_text("Format in the Basic tab is a required field.")
+    page.get_by_role("combobox", name="Format").click()
+    page.get_by_role("option", name="Excel (.xlsx)").click()
+    page.get_by_role("combobox", name="Zones").click()
+    page.get_by_role("option", name="Dock", exact=True).click()
+    page.keyboard.press("Escape")
+    page.get_by_label("Email with the daily report").check()
+    shot(page, "reports-config-edit")
+    page.get_by_role("button", name="Save").click()
+    expect(snackbar(page)).to_contain_text("Saved report configuration")
+
+    grid = page.get_by_role("grid", name="Report Configuration")
+    row = grid.get_by_role("row").filter(has_text=name)
+    expect(row).to_contain_text("Things seen in the zones during the period")
+    expect(row).to_contain_text("Dock")
+    expect(row.get_by_role("checkbox")).to_be_checked()
+    shot(page, "reports-configs")
+
+    # The new configuration is a Custom Report of the site.
+    custom = page.get_by_role("list", name="Custom Reports")
+    custom.get_by_role("link", name=name).click()
+    expect(page.get_by_role("heading", name=name)).to_be_visible()
+    expect(page.get_by_test_id("report-type")).to_have_text(
+        "Things seen in the zones during the period"
+    )
+    expect(page.get_by_test_id("report-zones")).to_have_text("Dock")
+    page.get_by_role("button", name="Today").click()
+    shot(page, "reports-custom-run")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download Report (.XLSX)").click()
+    assert info.value.suggested_filename == f"{name}.xlsx"
+    rows = workbook_rows(info.value)
+    assert rows[0][0] == "Name", rows[0]
+    assert any(r[0] == "Overdue Pallet" for r in rows[1:]), rows
+
+
+def test_report_run_on_a_phone(
+    mobile_page: Page, console: Console, admin_api: APIRequestContext, tracked: dict
+) -> None:
+    response = admin_api.post(
+        "/api/reportconfigs",
+        data={
+            "name": unique("Yard Not Seen " + "Overnight " * 6),
+            "type": "reportTypeNotSeen",
+            "format": "excel",
+            "site": tracked["site"],
+            "zones": [tracked["yard"], tracked["dock"]],
+        },
+    )
+    assert response.ok, response.text()
+    config = response.json()
+    open_signed_in(
+        mobile_page,
+        PRIYA,
+        console.demo_password,
+        f"/reports/{config['_id']}?site={tracked['site']}",
+    )
+    expect(mobile_page.get_by_test_id("report-zones")).to_contain_text("Dock")
+    shot(mobile_page, "reports-custom-run-phone")
     assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390

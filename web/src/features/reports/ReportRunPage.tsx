@@ -39,7 +39,15 @@ function ReportRun({ config }: { config: ReportConfig }) {
           />
         }
       />
-      <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 }, display: 'grid', gap: 2.5 }}>
+      <Paper
+        variant="outlined"
+        sx={{
+          p: { xs: 2, sm: 3 },
+          display: 'grid',
+          gridTemplateColumns: 'minmax(0, 1fr)',
+          gap: 2.5,
+        }}
+      >
         <DateRange value={range} onChange={setRange} disableFuture shortcuts={TODAY_ONLY} />
         <Box>
           <Typography variant="caption" color="text.secondary" component="div">
