@@ -41,9 +41,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function ZoneTimeEvents({ exception }: { exception: TrackExceptionDetail }) {
-  const [range, setRange] = useState<DateRangeValue>(() =>
-    exceptionEventPeriod(exception.time, exception.timeDuration),
-  );
+  const [range, setRange] = useState<DateRangeValue>(() => exceptionEventPeriod(exception));
   return (
     <Box sx={{ display: 'grid', gap: 2 }}>
       <DateRange value={range} onChange={setRange} />

@@ -29,7 +29,7 @@ export function exceptionMessage(exception: ExceptionLike): string {
   const count = exception.multipleThings?.length ?? 0;
   switch (exception.type) {
     case ZONE_TIME_EXCEPTION:
-      return `> ${Math.floor(nanosToMinutes(exception.timeDuration ?? 0))} minute(s)`;
+      return `> ${zoneAlertMinutes(exception) ?? Math.floor(nanosToMinutes(exception.timeDuration ?? 0))} minute(s)`;
     case INVENTORY_MISSING:
       return `Shortage of ${count}`;
     case INVENTORY_UNEXPECTED:
@@ -57,15 +57,33 @@ export function exceptionTypeName(type: string): string {
   }
 }
 
+/** The zone's alert minutes a zone time exception was raised for (named in its message). */
+export function zoneAlertMinutes(exception: ExceptionLike): number | null {
+  const match = /> (\d+) minute\(s\)/.exec(exception.message ?? '');
+  return match ? Number(match[1]) : null;
+}
+
+/** Margin around a visit when listing its events. */
+const EVENT_MARGIN_MINUTES = 5;
+
 /**
- * The period whose events a zone time exception shows by default: from when the thing entered
- * the zone (the exception time less its time there) to an hour after the exception.
+ * The period whose events a zone time exception shows by default: the visit, from when the
+ * thing entered the zone (the exception time less the alert minutes) to the end of the time
+ * it had spent there, with a few minutes either side.
  */
-export function exceptionEventPeriod(
-  time: string,
-  timeDuration: number | null | undefined,
-): { start: Dayjs; end: Dayjs } {
-  const at = dayjs(time);
-  const enteredMs = Math.max(0, (timeDuration ?? 0) / 1e6);
-  return { start: at.subtract(enteredMs, 'millisecond'), end: at.add(1, 'hour') };
+export function exceptionEventPeriod(exception: {
+  time: string;
+  timeDuration?: number | null;
+  message?: string | null;
+}): { start: Dayjs; end: Dayjs } {
+  const at = dayjs(exception.time);
+  const spentMs = Math.max(0, (exception.timeDuration ?? 0) / 1e6);
+  const alert = zoneAlertMinutes({ type: ZONE_TIME_EXCEPTION, message: exception.message });
+  const entered =
+    alert === null ? at.subtract(spentMs, 'millisecond') : at.subtract(alert, 'minute');
+  const left = dayjs(Math.max(at.valueOf(), entered.valueOf() + spentMs));
+  return {
+    start: entered.subtract(EVENT_MARGIN_MINUTES, 'minute'),
+    end: left.add(EVENT_MARGIN_MINUTES, 'minute'),
+  };
 }

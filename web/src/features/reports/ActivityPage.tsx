@@ -103,7 +103,7 @@ export default function ActivityPage() {
                 <TableCell align="right" sx={{ width: mobile ? 64 : 90 }}>
                   Hours
                 </TableCell>
-                <TableCell align="right" sx={{ width: mobile ? 64 : 80 }}>
+                <TableCell align="right" sx={{ width: mobile ? 76 : 80 }}>
                   Events
                 </TableCell>
               </TableRow>
