@@ -41,6 +41,7 @@ from tagtrack.meta.router import router as meta_router
 from tagtrack.orgs.router import router as orgs_router
 from tagtrack.passwords.router import router as passwords_router
 from tagtrack.processing.worker import processing_worker
+from tagtrack.reports.daily import daily_jobs
 from tagtrack.reports.router import router as reports_router
 from tagtrack.roles.router import router as roles_router
 from tagtrack.settings.router import router as settings_router
@@ -129,6 +130,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
             async with (
                 housekeeping(app.state.sessionmaker),
                 processing_worker(app.state.sessionmaker, settings) as worker,
+                daily_jobs(app.state.sessionmaker, settings),
                 mqtt_subscriber(
                     app.state.sessionmaker, settings, app.state.admission, worker.notify
                 ) as subscriber,

@@ -3,13 +3,25 @@
 import itertools
 import os
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import psycopg
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.core.db import async_url, start_embedded_postgres, stop_embedded_postgres
+from tagtrack.core.db import (
+    async_url,
+    create_engine,
+    create_sessionmaker,
+    start_embedded_postgres,
+    stop_embedded_postgres,
+)
+from tagtrack.core.migrate import upgrade
+from tagtrack.models import Organization
+from tagtrack.orgs.repository import OrganizationRepository
+from tagtrack.orgs.service import OrganizationService
+from tagtrack.roles.repository import RoleRepository
 
 LOCAL_ADMIN_URL = os.environ.get(
     "TAGTRACK_TEST_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/test"
@@ -49,3 +61,22 @@ def fresh_database() -> Iterator[str]:
                 yield async_url(start_embedded_postgres(Path(folder), name))
             finally:
                 stop_embedded_postgres(Path(folder))
+
+
+@asynccontextmanager
+async def database_with_org(
+    name: str, subdomain: str
+) -> AsyncIterator[tuple[async_sessionmaker[AsyncSession], Organization]]:
+    """A fresh migrated database holding one new organisation, and a sessionmaker on it."""
+    with fresh_database() as url:
+        upgrade(url)
+        engine = create_engine(url)
+        maker = create_sessionmaker(engine)
+        try:
+            async with maker() as session, session.begin():
+                org = await OrganizationService(
+                    OrganizationRepository(session), RoleRepository(session)
+                ).create_organization(name, subdomain)
+            yield maker, org
+        finally:
+            await engine.dispose()

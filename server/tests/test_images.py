@@ -16,18 +16,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
-from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.ids import new_id
-from tagtrack.core.migrate import upgrade
 from tagtrack.images.demo import PHOTOS, seed_demo_images
 from tagtrack.images.exports import Entry, csv_stream, zip_stream
 from tagtrack.images.storage import CHUNK, LocalStorage
 from tagtrack.models import Image, ImageCategory, Thing
-from tagtrack.orgs.repository import OrganizationRepository
-from tagtrack.orgs.service import OrganizationService
-from tagtrack.roles.repository import RoleRepository
 from tests.conftest import Org
-from tests.database import fresh_database
+from tests.database import database_with_org
 from tests.helpers import OTHER_ID, assert_error
 from tests.photos import (
     CORPUS,
@@ -678,23 +673,13 @@ async def test_zip_and_csv_streams_hand_on_small_chunks() -> None:
 
 
 async def test_demo_photos_are_seeded_once(tmp_path: Path) -> None:
-    with fresh_database() as url:
-        upgrade(url)
-        engine = create_engine(url)
-        maker = create_sessionmaker(engine)
-        try:
-            async with maker() as session, session.begin():
-                org = await OrganizationService(
-                    OrganizationRepository(session), RoleRepository(session)
-                ).create_organization("Demo", "demo")
-            storage = LocalStorage(tmp_path / "images")
-            assert await seed_demo_images(maker, storage) == len(PHOTOS)
-            assert await seed_demo_images(maker, storage) == 0
-            async with maker() as session:
-                images = (await session.execute(select(Image))).scalars().all()
-                names = set((await session.execute(select(ImageCategory.name))).scalars().all())
-        finally:
-            await engine.dispose()
+    async with database_with_org("Demo", "demo") as (maker, org):
+        storage = LocalStorage(tmp_path / "images")
+        assert await seed_demo_images(maker, storage) == len(PHOTOS)
+        assert await seed_demo_images(maker, storage) == 0
+        async with maker() as session:
+            images = (await session.execute(select(Image))).scalars().all()
+            names = set((await session.execute(select(ImageCategory.name))).scalars().all())
     assert names == {"Things", "Damage", "Deliveries", "Site Survey"}
     assert len(images) == len(PHOTOS) and all(i.org_id == org.id for i in images)
     assert all(i.latitude != 0 and i.device and i.taken_at for i in images)

@@ -2,6 +2,8 @@
 
 import asyncio
 import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import make_msgid
 from pathlib import Path
@@ -16,6 +18,13 @@ log = logging.getLogger("tagtrack.mail")
 DEFAULT_SENDER = "TagTrack <no-reply@tagtrack.example.com>"
 
 
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    content: bytes
+    media_type: str
+
+
 class Mailer:
     """smtp://user:pass@host:587?from=...&starttls=true or smtps://host:465 (implicit TLS)."""
 
@@ -26,17 +35,26 @@ class Mailer:
         self.sender = options.get("from", [DEFAULT_SENDER])[0]
         self.starttls = options.get("starttls", ["false"])[0].lower() == "true"
 
-    def compose(self, to: list[str], subject: str, text: str) -> EmailMessage:
+    def compose(
+        self, to: list[str], subject: str, text: str, attachments: Sequence[Attachment] = ()
+    ) -> EmailMessage:
         message = EmailMessage()
         message["From"] = self.sender
         message["To"] = ", ".join(to)
         message["Subject"] = subject
         message["Message-ID"] = make_msgid(domain="tagtrack")
         message.set_content(text)
+        for attachment in attachments:
+            main, sub = attachment.media_type.split("/", 1)
+            message.add_attachment(
+                attachment.content, maintype=main, subtype=sub, filename=attachment.filename
+            )
         return message
 
-    async def send(self, to: list[str], subject: str, text: str) -> None:
-        message = self.compose(to, subject, text)
+    async def send(
+        self, to: list[str], subject: str, text: str, attachments: Sequence[Attachment] = ()
+    ) -> None:
+        message = self.compose(to, subject, text, attachments)
         if self.url is None:
             await asyncio.to_thread(self._write_file, message)
             return

@@ -17,6 +17,7 @@ from tagtrack.models import (
     EndpointStatus,
     LocationTag,
     Organization,
+    ReportConfig,
     Site,
     SiteSettings,
     Thing,
@@ -68,7 +69,7 @@ SITES: tuple[dict[str, Any], ...] = (
         "zipcode": "60632",
         "timezone": "America/Chicago",
         "report_daily_time": "07:00",
-        "report_emails": [],
+        "report_emails": ["chicago.ops@northwind.example.com"],
         "start": datetime(2023, 5, 22, tzinfo=UTC),
     },
 )
@@ -136,6 +137,14 @@ LAST_NAMES = (
     "Nguyen", "Petrov",
 )  # fmt: skip
 ROLES_AT_WORK = ("Picker", "Forklift Driver", "Team Lead", "Technician", "Loader")
+# (name, type, emailed, zones, categories, headings) of every demo site's report configurations.
+REPORTS: tuple[tuple[str, str, bool, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
+    ("Vehicles on the move", "reportTypeSeen", True, ("Receiving", "Shipping", "Yard"),
+     ("Vehicles", "Material Handling"), ("Name", "Serial", "Zone", "Last Seen", "Events")),
+    ("Tools not seen in the workshop", "reportTypeNotSeen", False, ("Workshop",),
+     ("Tools",), ()),
+    ("Equipment by zone", "reportTypeCategories", False, (), (), ()),
+)  # fmt: skip
 
 
 def _epc(rng: random.Random, prefix: str, site: int, n: int) -> str:
@@ -152,6 +161,7 @@ async def _seed_tracking(session: AsyncSession, org_id: str, sites: list[Site]) 
     shelf_rows: list[dict[str, Any]] = []
     thing_rows: list[dict[str, Any]] = []
     tag_rows: list[dict[str, Any]] = []
+    report_rows: list[dict[str, Any]] = []
     for index, site in enumerate(sites):
         rng = random.Random(index)
         code = site.city[:3].upper()
@@ -170,6 +180,20 @@ async def _seed_tracking(session: AsyncSession, org_id: str, sites: list[Site]) 
                     "kill_duration": kill_hours,
                     "immediate_kill": False,
                     "kill_mode": kill_mode,
+                }
+            )
+        for name, kind, emailed, in_zones, categories, headings in REPORTS:
+            report_rows.append(
+                {
+                    "org_id": org_id,
+                    "site_id": site.id,
+                    "name": name,
+                    "type": kind,
+                    "format": "excel",
+                    "email": emailed,
+                    "zones": [zones[zone] for zone in in_zones],
+                    "categories": list(categories),
+                    "headings": list(headings),
                 }
             )
         readers = [(name, model, zone) for name, model, zone in FIXED_READERS]
@@ -277,6 +301,7 @@ async def _seed_tracking(session: AsyncSession, org_id: str, sites: list[Site]) 
         (LocationTag, shelf_rows),
         (Thing, thing_rows),
         (ThingTag, tag_rows),
+        (ReportConfig, report_rows),
     ):
         await session.execute(insert(table), rows)
 

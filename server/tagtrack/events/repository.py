@@ -41,6 +41,17 @@ class EventRepository(Repository[Event]):
         stmt = stmt.where(model.org_id == org_id)
         return stmt if site_ids is None else stmt.where(model.site_id.in_(site_ids))
 
+    @staticmethod
+    def _overlapping(
+        stmt: Select[Any], after: datetime | None, before: datetime | None
+    ) -> Select[Any]:
+        """A visit belongs to a period when it overlaps it."""
+        if after is not None:
+            stmt = stmt.where((ZoneDuration.time_end.is_(None)) | (ZoneDuration.time_end >= after))
+        if before is not None:
+            stmt = stmt.where(ZoneDuration.time_start < before)
+        return stmt
+
     async def page(
         self,
         org_id: str,
@@ -102,14 +113,9 @@ class EventRepository(Repository[Event]):
         page: int,
     ) -> tuple[Sequence[Any], int]:
         visited = aliased(Thing)
-        filtered = self._scoped(select(ZoneDuration.id), ZoneDuration, org_id, site_ids)
-        # A visit belongs to a period when it overlaps it.
-        if after is not None:
-            filtered = filtered.where(
-                (ZoneDuration.time_end.is_(None)) | (ZoneDuration.time_end >= after)
-            )
-        if before is not None:
-            filtered = filtered.where(ZoneDuration.time_start < before)
+        filtered = self._overlapping(
+            self._scoped(select(ZoneDuration.id), ZoneDuration, org_id, site_ids), after, before
+        )
         if thing:
             filtered = filtered.where(ZoneDuration.thing_id == thing)
         total = await self.session.scalar(select(func.count()).select_from(filtered.subquery()))
@@ -131,3 +137,40 @@ class EventRepository(Repository[Event]):
             .order_by(ZoneDuration.time_start.desc(), ZoneDuration.id.desc())
         )
         return (await self.session.execute(stmt)).all(), int(total or 0)
+
+    async def zone_totals(
+        self,
+        org_id: str,
+        site_ids: list[str] | None,
+        *,
+        after: datetime | None,
+        before: datetime | None,
+        now: datetime,
+    ) -> Sequence[Any]:
+        """Per zone: visits overlapping the period, their things, their time inside it."""
+        end: Any = func.coalesce(ZoneDuration.time_end, now)
+        if before is not None:
+            end = func.least(end, before)
+        start: Any = ZoneDuration.time_start
+        if after is not None:
+            start = func.greatest(start, after)
+        seconds = func.greatest(func.extract("epoch", end - start), 0)
+        stmt = self._scoped(
+            select(
+                ZoneDuration.zone_id,
+                Zone.name,
+                func.count(),
+                func.count(func.distinct(ZoneDuration.thing_id)),
+                func.coalesce(func.sum(seconds), 0),
+            ),
+            ZoneDuration,
+            org_id,
+            site_ids,
+        ).join(Zone, Zone.id == ZoneDuration.zone_id)
+        stmt = (
+            self._overlapping(stmt, after, before)
+            .group_by(ZoneDuration.zone_id, Zone.name)
+            .order_by(Zone.name, ZoneDuration.zone_id)
+        )
+        rows: Sequence[Any] = (await self.session.execute(stmt)).all()
+        return rows

@@ -8,7 +8,7 @@ from tagtrack.auth.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.events.repository import EventRepository
-from tagtrack.events.schemas import EventRead, ManualEvent, ZoneDurationRead
+from tagtrack.events.schemas import EventRead, ManualEvent, ZoneDurationRead, ZoneTotalRead
 from tagtrack.events.service import EventService
 from tagtrack.kit.lists import MAX_LIMIT, MAX_PAGE, set_total
 from tagtrack.lookups.tracking import SiteQuery
@@ -67,6 +67,18 @@ async def create_event(
 ) -> EventRead:
     """A manual event: the thing carrying the tag enters the zone now."""
     return await service.manual(principal, body)
+
+
+@router.get("/zonedurations/totals", response_model=list[ZoneTotalRead])
+async def zone_duration_totals(
+    principal: SignedIn,
+    service: Service,
+    site: SiteQuery = "",
+    after: After = None,
+    before: Before = None,
+) -> list[ZoneTotalRead]:
+    """Per zone (by name), the visits that overlap the period and their time inside it."""
+    return await service.zone_totals(principal, site=site, after=after, before=before)
 
 
 @router.get("/zonedurations", response_model=list[ZoneDurationRead])

@@ -6,7 +6,13 @@ from tagtrack.core.config import Settings
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.core.ids import UNKNOWN_THING_ID, is_id
 from tagtrack.events.repository import EventRepository
-from tagtrack.events.schemas import EventData, EventRead, ManualEvent, ZoneDurationRead
+from tagtrack.events.schemas import (
+    EventData,
+    EventRead,
+    ManualEvent,
+    ZoneDurationRead,
+    ZoneTotalRead,
+)
 from tagtrack.lookups.tracking import or_unset, sites_in_scope
 from tagtrack.models import PendingRead
 from tagtrack.models.base import utcnow
@@ -127,6 +133,32 @@ class EventService:
         )
         now = utcnow()
         return [self._duration(row, now) for row in rows], total
+
+    async def zone_totals(
+        self,
+        principal: Principal,
+        *,
+        site: str,
+        after: datetime | None,
+        before: datetime | None,
+    ) -> list[ZoneTotalRead]:
+        rows = await self.repository.zone_totals(
+            principal.org_id,
+            sites_in_scope(principal, site),
+            after=after,
+            before=before,
+            now=utcnow(),
+        )
+        return [
+            ZoneTotalRead(
+                zone=zone_id,
+                zoneName=name,
+                visits=visits,
+                things=things,
+                timeDuration=round(float(seconds) * 10**9),
+            )
+            for zone_id, name, visits, things, seconds in rows
+        ]
 
     @staticmethod
     def _duration(row: Any, now: datetime) -> ZoneDurationRead:

@@ -71,7 +71,7 @@ class ExceptionRepository(Repository[TrackingException]):
         )
         return (await self.session.execute(stmt)).all(), int(total or 0)
 
-    async def chunks(
+    def in_order(
         self,
         org_id: str,
         site_ids: Sequence[str] | None,
@@ -82,9 +82,7 @@ class ExceptionRepository(Repository[TrackingException]):
         stmt = self._filtered(self._with_names(), org_id, site_ids, after, before).order_by(
             TrackingException.time, TrackingException.id
         )
-        result = await self.session.stream(stmt.execution_options(yield_per=EXPORT_CHUNK))
-        async for chunk in result.partitions(EXPORT_CHUNK):
-            yield chunk
+        return self.chunks(stmt, EXPORT_CHUNK)
 
     async def one(self, org_id: str, exception_id: str) -> Any:
         stmt = self._with_names().where(

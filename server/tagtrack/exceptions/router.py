@@ -1,4 +1,3 @@
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
@@ -7,10 +6,11 @@ from fastapi.responses import StreamingResponse
 from tagtrack.auth.dependencies import SignedIn
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.events.router import After, Before, Limit, Page
 from tagtrack.exceptions.repository import ExceptionRepository
 from tagtrack.exceptions.schemas import ExceptionDetail, ExceptionRead
 from tagtrack.exceptions.service import ExceptionService
-from tagtrack.kit.lists import MAX_LIMIT, MAX_PAGE, set_total
+from tagtrack.kit.lists import set_total
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
 from tagtrack.lookups.tracking import SiteQuery
 
@@ -22,8 +22,6 @@ def _service(session: DbSession) -> ExceptionService:
 
 
 Service = Annotated[ExceptionService, Depends(_service)]
-After = Annotated[datetime | None, Query(description="From this time (inclusive)")]
-Before = Annotated[datetime | None, Query(description="Up to this time (exclusive)")]
 XLSX_RESPONSE: dict[int | str, dict[str, Any]] = {
     200: {"content": {XLSX_MEDIA_TYPE: {}}, "description": "An XLSX workbook"}
 }
@@ -38,8 +36,8 @@ async def list_exceptions(
     after: After = None,
     before: Before = None,
     sort: Annotated[str, Query(max_length=16, description="time or type; '-' descends")] = "-time",
-    limit: Annotated[int, Query(ge=1, le=MAX_LIMIT)] = 25,
-    page: Annotated[int, Query(ge=0, le=MAX_PAGE, description="Zero-based page")] = 0,
+    limit: Limit = 25,
+    page: Page = 0,
 ) -> list[ExceptionRead]:
     """Exceptions of the period, newest first by default; total in x-total-count."""
     rows, total = await service.list_page(

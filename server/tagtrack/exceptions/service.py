@@ -85,7 +85,7 @@ class ExceptionService:
         """Every exception of the period, oldest first, as XLSX (streamed from a temp file)."""
         scope = sites_in_scope(principal, site)
         async with ExceptionSheet() as sheet:
-            async for rows in self.repository.chunks(principal.org_id, scope, after, before):
+            async for rows in self.repository.in_order(principal.org_id, scope, after, before):
                 ids = sorted({t for row in rows for t in row.TrackingException.multiple_things})
                 await sheet.write(rows, await self.repository.things(principal.org_id, ids))
             content = await sheet.finish()

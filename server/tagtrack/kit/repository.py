@@ -1,5 +1,6 @@
 """The base every repository builds on: a session and the common writes."""
 
+from collections.abc import AsyncIterator, Sequence
 from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Select
@@ -27,3 +28,9 @@ class Repository(Generic[M]):
 
     async def exists(self, stmt: Select[Any]) -> bool:
         return (await self.session.execute(stmt.limit(1))).first() is not None
+
+    async def chunks(self, stmt: Select[Any], size: int) -> AsyncIterator[Sequence[Any]]:
+        """The rows of a long query a chunk at a time, fetched as they are read (exports)."""
+        result = await self.session.stream(stmt.execution_options(yield_per=size))
+        async for chunk in result.partitions(size):
+            yield chunk

@@ -67,7 +67,7 @@ class XlsxFile:
     def write_cells(self, sheet: Worksheet, row: int, cells: Sequence[Cell]) -> None:
         """One row of typed cells; text is always written as text."""
         for column, value in enumerate(cells):
-            if value is None:
+            if value is None or value == "":
                 continue
             if isinstance(value, str):
                 sheet.write_string(row, column, value)

@@ -4,7 +4,8 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import date, datetime
 from typing import Any
 
-from sqlalchemy import ColumnElement, Select, func, select, update
+from sqlalchemy import ColumnElement, func, select, update
+from sqlalchemy.dialects.postgresql import distinct_on
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import aliased
 
@@ -15,6 +16,15 @@ from tagtrack.models import DailyRun, Event, ReportConfig, Site, Thing, Tracking
 from tagtrack.things.repository import SHOWN_TAG
 
 CHUNK = 2000
+# What a report row shows of a thing.
+THING_COLUMNS = (
+    Thing.id,
+    Thing.name,
+    Thing.serial,
+    SHOWN_TAG.label("tag"),
+    Thing.thing_class,
+    Thing.categories,
+)
 
 
 class ReportRepository(Repository[ReportConfig]):
@@ -72,11 +82,6 @@ class ReportRepository(Repository[ReportConfig]):
         stmt = select(Zone.id, Zone.name).where(Zone.id.in_(list(zone_ids)))
         return {zone_id: name for zone_id, name in await self.session.execute(stmt)}
 
-    async def _chunks(self, stmt: Select[Any]) -> AsyncIterator[Sequence[Any]]:
-        result = await self.session.stream(stmt.execution_options(yield_per=CHUNK))
-        async for chunk in result.partitions(CHUNK):
-            yield chunk
-
     @staticmethod
     def _things_where(org_id: str, categories: Sequence[str]) -> list[ColumnElement[bool]]:
         where = [Thing.org_id == org_id, Thing.id != UNKNOWN_THING_ID]
@@ -122,12 +127,7 @@ class ReportRepository(Repository[ReportConfig]):
         )
         stmt = (
             select(
-                Thing.id,
-                Thing.name,
-                Thing.serial,
-                SHOWN_TAG.label("tag"),
-                Thing.thing_class,
-                Thing.categories,
+                *THING_COLUMNS,
                 Zone.name.label("zone_name"),
                 visits.c.first_seen,
                 visits.c.last_seen,
@@ -138,7 +138,7 @@ class ReportRepository(Repository[ReportConfig]):
             .where(*self._things_where(org_id, categories))
             .order_by(Thing.name, Thing.id, Zone.name)
         )
-        return self._chunks(stmt)
+        return self.chunks(stmt, CHUNK)
 
     def not_seen(
         self,
@@ -151,7 +151,7 @@ class ReportRepository(Repository[ReportConfig]):
         """Things whose last read in the zones is before the period, by name."""
         last = (
             select(Event.thing_id, Event.zone_id, Event.time)
-            .distinct(Event.thing_id)
+            .ext(distinct_on(Event.thing_id))
             .where(Event.org_id == org_id, *self._zone_filter(site_id, zone_ids))
             .order_by(Event.thing_id, Event.time.desc(), Event.id.desc())
             .subquery()
@@ -159,12 +159,7 @@ class ReportRepository(Repository[ReportConfig]):
         current = aliased(Zone)
         stmt = (
             select(
-                Thing.id,
-                Thing.name,
-                Thing.serial,
-                SHOWN_TAG.label("tag"),
-                Thing.thing_class,
-                Thing.categories,
+                *THING_COLUMNS,
                 Zone.name.label("zone_name"),
                 last.c.time.label("last_seen"),
                 current.name.label("current_zone"),
@@ -175,7 +170,7 @@ class ReportRepository(Repository[ReportConfig]):
             .where(last.c.time < after, *self._things_where(org_id, categories))
             .order_by(Thing.name, Thing.id)
         )
-        return self._chunks(stmt)
+        return self.chunks(stmt, CHUNK)
 
     async def category_counts(
         self, org_id: str, site_id: str, zone_ids: Sequence[str], categories: Sequence[str]
@@ -257,7 +252,7 @@ class ReportRepository(Repository[ReportConfig]):
             .where(Thing.org_id == org_id)
             .order_by(Thing.name, Thing.id, per_day.c.day)
         )
-        return self._chunks(joined)
+        return self.chunks(joined, CHUNK)
 
 
 class DailyRepository(Repository[DailyRun]):
@@ -265,8 +260,10 @@ class DailyRepository(Repository[DailyRun]):
 
     model = DailyRun
 
-    async def scheduled_sites(self) -> Sequence[Site]:
+    async def scheduled_sites(self, org_id: str | None) -> Sequence[Site]:
         stmt = select(Site).where(Site.report_daily_time != "").order_by(Site.id)
+        if org_id is not None:
+            stmt = stmt.where(Site.org_id == org_id)
         return (await self.session.execute(stmt)).scalars().all()
 
     async def claim(self, site: Site, kind: str, day: date, time: datetime) -> str | None:
@@ -330,6 +327,22 @@ class DailyRepository(Repository[DailyRun]):
             .distinct()
         )
         return {(str(zone_id), thing_id) for zone_id, thing_id in await self.session.execute(stmt)}
+
+    async def exception_counts(
+        self, site_id: str, after: datetime, before: datetime
+    ) -> list[tuple[str, int]]:
+        """(type, count) of the site's exceptions in the window, by type."""
+        stmt = (
+            select(TrackingException.type, func.count())
+            .where(
+                TrackingException.site_id == site_id,
+                TrackingException.time >= after,
+                TrackingException.time < before,
+            )
+            .group_by(TrackingException.type)
+            .order_by(TrackingException.type)
+        )
+        return [(kind, int(n)) for kind, n in await self.session.execute(stmt)]
 
     async def add_exception(self, row: TrackingException) -> None:
         self.session.add(row)

@@ -1,10 +1,11 @@
 from datetime import date, datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from tagtrack.kit.schemas import ApiModel, Id, IdField, RequiredText
 
+Category = Annotated[RequiredText, Field(max_length=200)]
 ReportType = Literal["reportTypeSeen", "reportTypeNotSeen", "reportTypeCategories"]
 ReportFormat = Literal["excel", "json"]
 
@@ -39,7 +40,7 @@ class ReportConfigWrite(ApiModel):
     zones: list[Id] = Field(
         default_factory=list, max_length=500, description="Zones of the site; none = all"
     )
-    categories: list[RequiredText] = Field(
+    categories: list[Category] = Field(
         default_factory=list, max_length=200, description="Thing categories; none = all"
     )
     headings: list[str] = Field(
@@ -76,7 +77,7 @@ class AdhocReport(ApiModel):
     type: Literal["reportTypeCategories"]
     format: ReportFormat
     site: Id
-    categories: list[RequiredText] = Field(default_factory=list, max_length=200)
+    categories: list[Category] = Field(default_factory=list, max_length=200)
     zones: list[Id] = Field(default_factory=list, max_length=500)
 
 

@@ -83,7 +83,8 @@ class ReportRunner:
     ) -> None:
         headings = list(config.headings) or list(REPORT_HEADINGS[config.type])
         zones = await self.repository.zones(site.id, config.zones)
-        zone_ids = [z for z, _ in zones] if config.zones else []
+        # Chosen zones deleted since match nothing (not every zone).
+        zone_ids = list(config.zones)
         things: set[str] = set()
         total = 0
         if config.type == "reportTypeCategories":

@@ -1540,6 +1540,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/zonedurations/totals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Zone Duration Totals
+         * @description Per zone (by name), the visits that overlap the period and their time inside it.
+         */
+        get: operations["zone_duration_totals_api_zonedurations_totals_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/zonedurations": {
         parameters: {
             query?: never;
@@ -3597,6 +3617,28 @@ export interface components {
              * @description Workers whose current zone this is
              */
             workers: number;
+        };
+        /** ZoneTotalRead */
+        ZoneTotalRead: {
+            /** Zone */
+            zone: string;
+            /** Zonename */
+            zoneName: string;
+            /**
+             * Visits
+             * @description Visits that overlap the period
+             */
+            visits: number;
+            /**
+             * Things
+             * @description Different things among those visits
+             */
+            things: number;
+            /**
+             * Timeduration
+             * @description Nanoseconds of those visits inside the period (open visits up to now)
+             */
+            timeDuration: number;
         };
         /**
          * ZoneWrite
@@ -10631,6 +10673,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["EventRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    zone_duration_totals_api_zonedurations_totals_get: {
+        parameters: {
+            query?: {
+                /** @description A site id; empty or the All Sites id 000000000000000000000000 means every site in the caller's scope. A site outside the scope answers 404. */
+                site?: string;
+                /** @description From this time (inclusive) */
+                after?: string | null;
+                /** @description Up to this time (exclusive) */
+                before?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ZoneTotalRead"][];
                 };
             };
             /** @description Bad request */

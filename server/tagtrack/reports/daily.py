@@ -1,0 +1,208 @@
+"""The daily jobs of each site at its daily time (site clock, DST-correct): the inventory
+cycle and the report mail.
+
+Every process runs this scheduler. A job claims its site and local day by inserting a
+unique row in the job's transaction; a second process's claim waits on that row and then
+finds it taken, so each job runs once however many processes run. A job that fails (a mail
+server away) rolls its claim back and is tried again at the next tick of the same day.
+"""
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tagtrack.core.config import Settings
+from tagtrack.core.mail import Attachment, Mailer
+from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
+from tagtrack.models import Site, TrackingException
+from tagtrack.models.base import utcnow
+from tagtrack.reports.repository import DailyRepository, ReportRepository
+from tagtrack.reports.service import ReportRunner, file_name
+
+log = logging.getLogger("tagtrack.reports")
+
+TICK_SECONDS = 30
+INVENTORY = "inventory"
+MAIL = "mail"
+MISSING = "inventoryThingsMissing"
+UNEXPECTED = "inventoryThingsUnexpected"
+ELSEWHERE = "inventoryThingsElsewhere"
+
+
+def daily_time_on(day: date, daily_time: str, timezone: str) -> datetime:
+    """The UTC instant of the daily time on that day of the site's clock. A time skipped by
+    a DST change falls at the same wall time in the old offset (one hour later on the clock);
+    a time that happens twice is taken the first time."""
+    hours, minutes = (int(part) for part in daily_time.split(":"))
+    local = datetime.combine(day, time(hours, minutes), tzinfo=ZoneInfo(timezone))
+    return local.astimezone(UTC)
+
+
+def due_today(site: Site, now: datetime) -> tuple[date, datetime] | None:
+    """(local day, daily time) when today's daily time of the site has come, else None."""
+    try:
+        day = now.astimezone(ZoneInfo(site.timezone)).date()
+        due = daily_time_on(day, site.report_daily_time, site.timezone)
+    except (ValueError, KeyError):
+        log.warning("site %s has an unusable daily time or timezone", site.id)
+        return None
+    return (day, due) if now >= due else None
+
+
+def inventory_findings(
+    before: dict[str, list[str]], read: set[tuple[str, str]]
+) -> list[tuple[str, str, list[str]]]:
+    """(type, zone, things) from the zones' contents at the last cycle and the (zone, thing)
+    reads since: things not read again in their zone are missing; things read in a zone
+    that were in no zone are unexpected, and those that were in another zone are elsewhere."""
+    was_in = {thing: zone for zone, things in before.items() for thing in things}
+    findings: list[tuple[str, str, list[str]]] = []
+    for zone, things in sorted(before.items()):
+        missing = [t for t in things if (zone, t) not in read]
+        if missing:
+            findings.append((MISSING, zone, sorted(missing)))
+    unexpected: dict[str, list[str]] = {}
+    elsewhere: dict[str, list[str]] = {}
+    for zone, thing in read:
+        if thing not in was_in:
+            unexpected.setdefault(zone, []).append(thing)
+        elif was_in[thing] != zone:
+            elsewhere.setdefault(zone, []).append(thing)
+    for kind, found in ((UNEXPECTED, unexpected), (ELSEWHERE, elsewhere)):
+        findings.extend((kind, zone, sorted(things)) for zone, things in sorted(found.items()))
+    return findings
+
+
+MESSAGES = {
+    MISSING: "Shortage of {n}",
+    UNEXPECTED: "Overage of {n}",
+    ELSEWHERE: "{n} expected in another zone",
+}
+
+
+class DailyJobs:
+    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings) -> None:
+        self.sessionmaker = sessionmaker
+        self.mailer = Mailer(settings)
+
+    async def run_due(self, now: datetime, org_id: str | None = None) -> None:
+        """Run every job whose daily time has come today and that has not run today (of one
+        organisation's sites, or of all)."""
+        async with self.sessionmaker() as session:
+            sites = list(await DailyRepository(session).scheduled_sites(org_id))
+        for site in sites:
+            due = due_today(site, now)
+            if due is None:
+                continue
+            for job in (self.inventory, self.mail):
+                try:
+                    await job(site, *due)
+                except Exception:  # one site's failure must not stop the others
+                    log.exception("daily %s of site %s failed", job.__name__, site.id)
+
+    async def inventory(self, site: Site, day: date, due: datetime) -> None:
+        async with self.sessionmaker() as session, session.begin():
+            daily = DailyRepository(session)
+            run_id = await daily.claim(site, INVENTORY, day, due)
+            if run_id is None:
+                return
+            previous = await daily.previous(site.id, INVENTORY, day)
+            if previous is not None:
+                read = await daily.read_in_zones(site.id, previous.time, due)
+                for kind, zone, things in inventory_findings(previous.snapshot, read):
+                    await daily.add_exception(
+                        TrackingException(
+                            org_id=site.org_id,
+                            site_id=site.id,
+                            type=kind,
+                            time=due,
+                            thing_id=None,
+                            zone_id=zone,
+                            multiple_things=things,
+                            time_duration=0,
+                            message=MESSAGES[kind].format(n=len(things)),
+                        )
+                    )
+            await daily.save_snapshot(run_id, await daily.zone_contents(site.id))
+
+    async def mail(self, site: Site, day: date, due: datetime) -> None:
+        async with self.sessionmaker() as session, session.begin():
+            daily = DailyRepository(session)
+            if await daily.claim(site, MAIL, day, due) is None:
+                return
+            if not site.report_emails:
+                return
+            since = daily_time_on(day - timedelta(days=1), site.report_daily_time, site.timezone)
+            attachments = await self._attachments(ReportRepository(session), site, since, due)
+            counts = await daily.exception_counts(site.id, since, due)
+            # Sent inside the claim's transaction: a failed send undoes the claim.
+            await self.mailer.send(
+                list(site.report_emails),
+                f"TagTrack daily report: {site.name}, {day.isoformat()}",
+                self._text(site, day, counts, [a.filename for a in attachments]),
+                attachments,
+            )
+
+    @staticmethod
+    async def _attachments(
+        reports: ReportRepository, site: Site, since: datetime, due: datetime
+    ) -> list[Attachment]:
+        runner = ReportRunner(reports)
+        attachments: list[Attachment] = []
+        names: set[str] = set()
+        for config in await reports.emailed(site.id):
+            async with runner.sheet(config) as sheet:
+                await runner.fill(sheet, config, site, since, due)
+                content = await sheet.finish_bytes()
+            name = file_name(config.name)
+            if name in names:
+                name = f"{name.removesuffix('.xlsx')} {config.id}.xlsx"
+            names.add(name)
+            attachments.append(Attachment(name, content, XLSX_MEDIA_TYPE))
+        return attachments
+
+    @staticmethod
+    def _text(
+        site: Site, day: date, counts: Sequence[tuple[str, int]], files: Sequence[str]
+    ) -> str:
+        lines = [f"The daily report of {site.name} for {day.isoformat()} (the last 24 hours)."]
+        total = sum(n for _, n in counts)
+        lines += ["", f"Exceptions: {total}", *(f"- {kind}: {n}" for kind, n in counts)]
+        if files:
+            lines += ["", "Attached:", *(f"- {name}" for name in files)]
+        else:
+            lines += ["", "No report of this site is set to be mailed."]
+        return "\n".join(lines) + "\n"
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await self.run_due(utcnow())
+            except Exception:  # the database may be away; try again at the next tick
+                log.exception("daily jobs failed")
+            await asyncio.sleep(TICK_SECONDS)
+
+
+@asynccontextmanager
+async def daily_jobs(
+    sessionmaker: async_sessionmaker[AsyncSession], settings: Settings
+) -> AsyncIterator[None]:
+    """Run the daily jobs in the background when this process runs the background work."""
+    task = (
+        asyncio.create_task(DailyJobs(sessionmaker, settings).run(), name="daily-jobs")
+        if settings.processing
+        else None
+    )
+    try:
+        yield
+    finally:
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
