@@ -18,21 +18,22 @@ import { useLoadFailure } from '../../components/useLoadFailure';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, UNKNOWN_THING_ID } from '../../constants';
 import { useSiteSelection } from '../session/SiteContext';
 import { useSiteLabels } from '../things/queries';
-import { useZoneDurations } from './queries';
+import { useZoneDurations, useZoneTotals } from './queries';
 import { ViewToggle, type ReportView } from './ViewToggle';
-import { nanosToHours, zoneTotals } from './zoneLogic';
+import { nanosToHours } from './zoneLogic';
 
 function shortName(name: string, max: number): string {
   return name.length > max ? `${name.slice(0, max - 1)}…` : name;
 }
 
-function ZoneTotalsChart({ visits }: { visits: readonly ZoneDuration[] }) {
+type ZoneTotal = NonNullable<ReturnType<typeof useZoneTotals>['data']>[number];
+
+function ZoneTotalsChart({ totals }: { totals: readonly ZoneTotal[] }) {
   const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const totals = useMemo(() => zoneTotals(visits), [visits]);
   const dataset = totals.map((t) => ({
-    zone: t.name,
-    hours: nanosToHours(t.nanos),
-    nanos: t.nanos,
+    zone: t.zoneName,
+    hours: nanosToHours(t.timeDuration),
+    nanos: t.timeDuration,
   }));
   return (
     <Box data-testid="zone-durations-chart" sx={{ width: '100%', minWidth: 0 }}>
@@ -73,7 +74,8 @@ export default function ZonesHistoryPage() {
   const [range, setRange] = useState<DateRangeValue>(() => lastDays(1));
   const [view, setView] = useState<ReportView>('table');
   const durations = useZoneDurations(siteId, range);
-  useLoadFailure(durations.error, 'zone history');
+  const totals = useZoneTotals(siteId, range, view === 'graph');
+  useLoadFailure(durations.error ?? totals.error, 'zone history');
   const visits = useMemo(
     () => (durations.data ?? []).filter((d) => d.thing !== UNKNOWN_THING_ID),
     [durations.data],
@@ -110,17 +112,18 @@ export default function ZonesHistoryPage() {
   );
 
   let body;
-  if (durations.isPending && !!siteId) body = <Loading />;
+  const graphData = totals.data?.filter((t) => t.visits > 0) ?? [];
+  if (!!siteId && (view === 'graph' ? totals.isPending : durations.isPending)) body = <Loading />;
   else if (view === 'graph') {
     body =
-      visits.length === 0 ? (
+      graphData.length === 0 ? (
         <EmptyState
           icon={<TimelineOutlined sx={{ fontSize: 40, opacity: 0.5 }} />}
           message="No zone visits in this period."
         />
       ) : (
         <Box sx={{ p: { xs: 1, sm: 2 } }}>
-          <ZoneTotalsChart visits={visits} />
+          <ZoneTotalsChart totals={graphData} />
         </Box>
       );
   } else {
@@ -165,8 +168,8 @@ export default function ZonesHistoryPage() {
             <Button
               variant="outlined"
               startIcon={<Refresh />}
-              onClick={() => void durations.refetch()}
-              disabled={durations.isFetching || !siteId}
+              onClick={() => void (view === 'graph' ? totals.refetch() : durations.refetch())}
+              disabled={durations.isFetching || totals.isFetching || !siteId}
             >
               Refresh
             </Button>

@@ -37,6 +37,12 @@ export const reportKeys = {
   categories: (site: string | undefined, zones: readonly string[], categories: readonly string[]) =>
     ['reports', 'categories', site, zones, categories] as const,
   liveThings: (site: string | undefined) => ['things', 'live', site] as const,
+  zoneTotals: (site: string | undefined, range: DateRangeValue): readonly unknown[] => [
+    'zonedurations',
+    'totals',
+    site,
+    ...rangeKey(range),
+  ],
   zoneDurations: (site: string | undefined, range: DateRangeValue): readonly unknown[] => [
     'zonedurations',
     site,
@@ -60,6 +66,23 @@ export function useLiveThings(site: string | undefined) {
     enabled: !!site,
     refetchInterval: LIVE_THINGS_POLL_MS,
     refetchIntervalInBackground: false,
+  });
+}
+
+/** Per zone: the visits overlapping the period and their time inside it. */
+export function useZoneTotals(site: string | undefined, range: DateRangeValue, enabled: boolean) {
+  return useQuery({
+    queryKey: reportKeys.zoneTotals(site, range),
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/zonedurations/totals', {
+          params: {
+            query: { site, after: range.start.toISOString(), before: range.end.toISOString() },
+          },
+        }),
+      ),
+    enabled: !!site && enabled,
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -8,7 +8,6 @@ import {
   nanosToHours,
   occupancyByZone,
   zoneMaxMinutes,
-  zoneTotals,
 } from './zoneLogic';
 
 const MINUTE = 6e10;
@@ -74,24 +73,8 @@ describe('zone occupancy', () => {
   });
 });
 
-describe('zones history totals', () => {
-  it('sums the visits per zone, longest first, without the placeholder thing', () => {
-    const visit = (thing: string, zone: string, minutes: number) => ({
-      thing,
-      zone,
-      zoneName: zone.toUpperCase(),
-      timeDuration: minutes * MINUTE,
-    });
-    const totals = zoneTotals([
-      visit('a', 'dock', 30),
-      visit('b', 'yard', 50),
-      visit('a', 'dock', 45),
-      visit(UNKNOWN_THING_ID, 'yard', 500),
-    ]);
-    expect(totals).toEqual([
-      { zone: 'dock', name: 'DOCK', nanos: 75 * MINUTE, visits: 2 },
-      { zone: 'yard', name: 'YARD', nanos: 50 * MINUTE, visits: 1 },
-    ]);
+describe('zones history graph', () => {
+  it('draws hours and labels h:mm:ss', () => {
     expect(nanosToHours(75 * MINUTE)).toBe(1.25);
     expect(formatHms(75 * MINUTE)).toBe('1:15:00');
   });

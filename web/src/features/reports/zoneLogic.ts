@@ -72,34 +72,6 @@ export function occupancyByZone<T extends ThingInZone>(
   });
 }
 
-export interface VisitRow {
-  thing: string;
-  zone: string;
-  zoneName: string;
-  timeDuration: number;
-}
-
-export interface ZoneTotal {
-  zone: string;
-  name: string;
-  /** Summed time of the visits, nanoseconds. */
-  nanos: number;
-  visits: number;
-}
-
-/** Zones History graph: time spent per zone (placeholder thing ignored), longest first. */
-export function zoneTotals(visits: readonly VisitRow[]): ZoneTotal[] {
-  const totals = new Map<string, ZoneTotal>();
-  for (const v of visits) {
-    if (v.thing === UNKNOWN_THING_ID) continue;
-    const t = totals.get(v.zone) ?? { zone: v.zone, name: v.zoneName, nanos: 0, visits: 0 };
-    t.nanos += Math.max(0, v.timeDuration);
-    t.visits += 1;
-    totals.set(v.zone, t);
-  }
-  return [...totals.values()].sort((a, b) => b.nanos - a.nanos || a.name.localeCompare(b.name));
-}
-
 /** Hours with two decimals, the bar length of the Zones History graph. */
 export function nanosToHours(nanos: number): number {
   return Math.round((nanos / 3.6e12) * 100) / 100;
