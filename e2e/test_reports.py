@@ -11,7 +11,15 @@ import openpyxl
 import pytest
 from playwright.sync_api import APIRequestContext, Download, Page, expect
 
-from e2e.conftest import PRIYA, Console, open_signed_in, shot, snackbar, unique
+from e2e.conftest import (
+    PRIYA,
+    Console,
+    create_site,
+    open_signed_in,
+    shot,
+    snackbar,
+    unique,
+)
 from e2e.tracking_data import (
     Reader,
     create_endpoint,
@@ -437,3 +445,32 @@ def test_report_run_on_a_phone(
     expect(mobile_page.get_by_test_id("report-zones")).to_contain_text("Dock")
     shot(mobile_page, "reports-custom-run-phone")
     assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_reports_follow_the_site_and_show_empty_states(
+    page: Page, console: Console, admin_api: APIRequestContext, tracked: dict
+) -> None:
+    quiet = unique("Quiet Yard")
+    create_site(admin_api, quiet)
+    open_signed_in(page, PRIYA, console.demo_password, f"/reports/events?site={tracked['site']}")
+    expect(page.get_by_test_id("activity-thing")).to_have_count(3)
+    page.get_by_role("combobox", name="Site").click()
+    page.get_by_role("option", name=quiet, exact=True).click()
+    # The report reloads for the new site.
+    expect(page.get_by_text("No activity in this period.")).to_be_visible()
+    expect(page.get_by_test_id("activity-thing")).to_have_count(0)
+
+    page.get_by_role("link", name="Zone Status").click()
+    expect(page.get_by_text("This site has no zones yet.")).to_be_visible()
+    shot(page, "reports-zone-status-empty")
+    page.get_by_role("link", name="Exceptions").click()
+    expect(page.get_by_text("No exceptions in this period.")).to_be_visible()
+    shot(page, "reports-exceptions-empty")
+    page.get_by_role("link", name="Zones History").click()
+    expect(page.get_by_text("No zone visits in this period.")).to_be_visible()
+    page.get_by_role("link", name="Zone Categories").click()
+    page.get_by_role("button", name="Run Report").click()
+    expect(page.get_by_text("This site has no zones yet.")).to_be_visible()
+    shot(page, "reports-zone-categories-empty")
+    # No configuration: no Custom Reports group in the menu.
+    expect(page.get_by_role("list", name="Custom Reports")).to_have_count(0)

@@ -101,7 +101,7 @@ export default function ZoneCategoriesPage() {
     body = <EmptyState message="Choose categories and zones, then Run Report." />;
   } else if (report.isPending) body = <Loading />;
   else if (!report.data || report.data.zones.length === 0) {
-    body = <EmptyState message="No zones to report." />;
+    body = <EmptyState message="This site has no zones yet." />;
   } else {
     body = (
       <Box
