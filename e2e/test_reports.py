@@ -474,3 +474,30 @@ def test_reports_follow_the_site_and_show_empty_states(
     shot(page, "reports-zone-categories-empty")
     # No configuration: no Custom Reports group in the menu.
     expect(page.get_by_role("list", name="Custom Reports")).to_have_count(0)
+
+
+def test_hidden_workers_stay_out_of_reports(
+    page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    site = new_site(admin_api, "Staffless Depot")
+    reader = create_endpoint(admin_api, site, "Gate Reader")
+    zone(admin_api, site, "Gate", reader, alert_minutes=30)
+    crate, picker = short_tag(), short_tag()
+    thing(admin_api, site, "Bulk Crate", crate, [])
+    thing(admin_api, site, "Gate Picker", picker, [], cls="worker")
+    post_reads(admin_api, reader, [{"tag": t, "antenna": 1} for t in (crate, picker)])
+    assert wait_for_events(admin_api, site, picker)
+    response = admin_api.put(
+        f"/api/sites/{site}/settings", data={"hideWorkers": True, "itemNameLabel": "Asset Name"}
+    )
+    assert response.ok, response.text()
+
+    open_signed_in(page, PRIYA, console.demo_password, f"/reports/zones?site={site}")
+    gate = page.get_by_role("region", name="Gate", exact=True)
+    expect(gate.get_by_role("row").filter(has_text="Bulk Crate")).to_be_visible()
+    expect(gate.get_by_role("columnheader", name="Asset Name")).to_be_visible()
+    expect(gate.get_by_text("Gate Picker")).to_have_count(0)
+    expect(gate.get_by_role("columnheader", name="Type")).to_have_count(0)
+    page.get_by_role("link", name="Activity").click()
+    expect(page.get_by_test_id("activity-thing")).to_have_count(1)
+    expect(page.get_by_test_id("activity-thing")).to_contain_text("Bulk Crate")
