@@ -88,6 +88,12 @@ def workbook_rows(download: Download) -> list[tuple[Any, ...]]:
     return list(workbook.worksheets[0].iter_rows(values_only=True))
 
 
+def phone_shot(page: Page, name: str) -> None:
+    """A screenshot at phone width; nothing may stick out sideways."""
+    shot(page, name)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
 def read_at(api: APIRequestContext, reader: Reader, tag: str, when: datetime) -> None:
     post_reads(api, reader, [{"tag": tag, "antenna": 1, "time": iso(when)}])
 
@@ -166,8 +172,7 @@ def test_zone_status_on_a_phone(mobile_page: Page, console: Console, tracked: di
         mobile_page, PRIYA, console.demo_password, f"/reports/zones?site={tracked['site']}"
     )
     expect(mobile_page.get_by_role("region", name="Dock", exact=True)).to_be_visible()
-    shot(mobile_page, "reports-zone-status-phone")
-    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+    phone_shot(mobile_page, "reports-zone-status-phone")
 
 
 def test_zones_history_table_and_graph(page: Page, console: Console, tracked: dict) -> None:
@@ -196,8 +201,7 @@ def test_zones_history_on_a_phone(mobile_page: Page, console: Console, tracked: 
         mobile_page, PRIYA, console.demo_password, f"/reports/zonedurations?site={tracked['site']}"
     )
     expect(mobile_page.get_by_role("grid", name="Zones History")).to_be_visible()
-    shot(mobile_page, "reports-zones-history-phone")
-    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+    phone_shot(mobile_page, "reports-zones-history-phone")
 
 
 def test_activity_ranges_expand_and_download(page: Page, console: Console, tracked: dict) -> None:
@@ -255,8 +259,7 @@ def test_activity_on_a_phone_and_empty(
     empty = new_site(admin_api, "Quiet Depot")
     open_signed_in(mobile_page, PRIYA, console.demo_password, f"/reports/events?site={empty}")
     expect(mobile_page.get_by_text("No activity in this period.")).to_be_visible()
-    shot(mobile_page, "reports-activity-empty-phone")
-    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+    phone_shot(mobile_page, "reports-activity-empty-phone")
 
 
 def test_activity_phone_rows(mobile_page: Page, console: Console, tracked: dict) -> None:
@@ -265,8 +268,7 @@ def test_activity_phone_rows(mobile_page: Page, console: Console, tracked: dict)
     )
     mobile_page.get_by_role("button", name="Expand All").click()
     expect(mobile_page.get_by_test_id("activity-day")).to_have_count(3)
-    shot(mobile_page, "reports-activity-phone")
-    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+    phone_shot(mobile_page, "reports-activity-phone")
 
 
 def test_exceptions_list_detail_and_download(
@@ -313,12 +315,10 @@ def test_exceptions_on_a_phone(
         mobile_page, PRIYA, console.demo_password, f"/reports/exceptions?site={tracked['site']}"
     )
     expect(mobile_page.get_by_role("grid", name="Exceptions")).to_be_visible()
-    shot(mobile_page, "reports-exceptions-phone")
-    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+    phone_shot(mobile_page, "reports-exceptions-phone")
     mobile_page.goto(f"/exceptions/{exception['_id']}?site={tracked['site']}")
     expect(mobile_page.get_by_test_id("exception-message")).to_be_visible()
-    shot(mobile_page, "reports-exception-detail-phone")
-    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+    phone_shot(mobile_page, "reports-exception-detail-phone")
 
 
 def test_zone_categories_run_and_download(page: Page, console: Console, tracked: dict) -> None:
@@ -363,8 +363,7 @@ def test_zone_categories_on_a_phone(mobile_page: Page, console: Console, tracked
     )
     mobile_page.get_by_role("button", name="Run Report").click()
     expect(mobile_page.get_by_test_id("zone-category-tables")).to_be_visible()
-    shot(mobile_page, "reports-zone-categories-phone")
-    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+    phone_shot(mobile_page, "reports-zone-categories-phone")
 
 
 def test_report_configuration_and_custom_report_download(
@@ -443,8 +442,7 @@ def test_report_run_on_a_phone(
         f"/reports/{config['_id']}?site={tracked['site']}",
     )
     expect(mobile_page.get_by_test_id("report-zones")).to_contain_text("Dock")
-    shot(mobile_page, "reports-custom-run-phone")
-    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+    phone_shot(mobile_page, "reports-custom-run-phone")
 
 
 def test_reports_follow_the_site_and_show_empty_states(

@@ -5,11 +5,12 @@ import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { TrackExceptionDetail } from '../../api/types';
 import { DateRange } from '../../components/DateRange';
 import { EmptyState } from '../../components/EmptyState';
+import { Fact } from '../../components/Fact';
 import { formatListDate, type DateRangeValue } from '../../components/format';
 import { LoadGate } from '../../components/LoadGate';
 import { PageHeader } from '../../components/PageHeader';
@@ -26,19 +27,6 @@ import {
 import { useException } from './queries';
 
 type ExceptionThing = TrackExceptionDetail['things'][number];
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ minWidth: 0 }}>
-      <Typography variant="caption" color="text.secondary" component="div">
-        {label}
-      </Typography>
-      <Typography variant="body1" noWrap title={typeof children === 'string' ? children : ''}>
-        {children || '—'}
-      </Typography>
-    </Box>
-  );
-}
 
 function ZoneTimeEvents({ exception }: { exception: TrackExceptionDetail }) {
   const [range, setRange] = useState<DateRangeValue>(() => exceptionEventPeriod(exception));

@@ -1,11 +1,11 @@
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useParams } from 'react-router';
 import type { ReportConfig } from '../../api/types';
 import { DateRange, QUICK_RANGES } from '../../components/DateRange';
+import { Fact } from '../../components/Fact';
 import { lastDays, type DateRangeValue } from '../../components/format';
 import { LoadGate } from '../../components/LoadGate';
 import { PageHeader } from '../../components/PageHeader';
@@ -49,26 +49,11 @@ function ReportRun({ config }: { config: ReportConfig }) {
         }}
       >
         <DateRange value={range} onChange={setRange} disableFuture shortcuts={TODAY_ONLY} />
-        <Box>
-          <Typography variant="caption" color="text.secondary" component="div">
-            Report
-          </Typography>
-          <Typography variant="body1" sx={{ overflowWrap: 'anywhere' }}>
-            {config.name}
-          </Typography>
-        </Box>
-        <Box>
-          <Typography variant="caption" color="text.secondary" component="div">
-            Type
-          </Typography>
-          <Typography variant="body1" data-testid="report-type">
-            {type?.name ?? config.type}
-          </Typography>
-        </Box>
-        <Box>
-          <Typography variant="caption" color="text.secondary" component="div" sx={{ mb: 0.5 }}>
-            Zones
-          </Typography>
+        <Fact label="Report">{config.name}</Fact>
+        <Fact label="Type" testId="report-type">
+          {type?.name ?? config.type}
+        </Fact>
+        <Fact label="Zones">
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.75 }} data-testid="report-zones">
             {config.zoneNames.length === 0 ? (
               <Chip size="small" label="All zones" />
@@ -78,7 +63,7 @@ function ReportRun({ config }: { config: ReportConfig }) {
               ))
             )}
           </Box>
-        </Box>
+        </Fact>
       </Paper>
     </Box>
   );

@@ -15,6 +15,7 @@ import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import type { CategoryReport } from '../../api/types';
 import { EmptyState } from '../../components/EmptyState';
+import { FilterBar } from '../../components/FilterBar';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useLoadFailure } from '../../components/useLoadFailure';
@@ -132,16 +133,7 @@ export default function ZoneCategoriesPage() {
           site && report.data && query ? `${site.name} · ${report.data.total} total` : site?.name
         }
       />
-      <Box
-        sx={{
-          display: 'flex',
-          flexWrap: 'wrap',
-          gap: 1.5,
-          alignItems: 'center',
-          mb: 2,
-          '@media print': { display: 'none' },
-        }}
-      >
+      <FilterBar>
         <Autocomplete
           multiple
           size="small"
@@ -194,7 +186,7 @@ export default function ZoneCategoriesPage() {
             disabled={!siteId}
           />
         </Box>
-      </Box>
+      </FilterBar>
       {body}
     </Box>
   );

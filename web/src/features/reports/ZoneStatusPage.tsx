@@ -10,6 +10,7 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import type { Thing } from '../../api/types';
+import { ALERT_ROW_SX } from '../../components/alertRow';
 import { EmptyState } from '../../components/EmptyState';
 import { formatHms, formatListDate } from '../../components/format';
 import { Loading } from '../../components/Loading';
@@ -137,11 +138,7 @@ function ZoneTable({
             border: 0,
             '& .MuiDataGrid-row': { cursor: 'default' },
             '& .MuiDataGrid-cell': { overflow: 'hidden', textOverflow: 'ellipsis' },
-            '& .zone-overtime': {
-              bgcolor: 'rgba(211, 47, 47, 0.12)',
-              color: 'error.dark',
-              '&:hover': { bgcolor: 'rgba(211, 47, 47, 0.18)' },
-            },
+            '& .zone-overtime': ALERT_ROW_SX,
           }}
         />
       )}

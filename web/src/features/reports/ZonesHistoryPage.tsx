@@ -11,7 +11,13 @@ import { useMemo, useState } from 'react';
 import type { ZoneDuration } from '../../api/types';
 import { DateRange } from '../../components/DateRange';
 import { EmptyState } from '../../components/EmptyState';
-import { formatHms, formatListDate, lastDays, type DateRangeValue } from '../../components/format';
+import {
+  formatHms,
+  formatListDate,
+  lastDays,
+  shortText,
+  type DateRangeValue,
+} from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useLoadFailure } from '../../components/useLoadFailure';
@@ -21,10 +27,6 @@ import { useSiteLabels } from '../things/queries';
 import { useZoneDurations, useZoneTotals } from './queries';
 import { ViewToggle, type ReportView } from './ViewToggle';
 import { nanosToHours } from './zoneLogic';
-
-function shortName(name: string, max: number): string {
-  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
-}
 
 type ZoneTotal = NonNullable<ReturnType<typeof useZoneTotals>['data']>[number];
 
@@ -46,7 +48,7 @@ function ZoneTotalsChart({ totals }: { totals: readonly ZoneTotal[] }) {
             dataKey: 'zone',
             width: mobile ? 90 : 160,
             valueFormatter: (name: string, ctx) =>
-              ctx.location === 'tick' ? shortName(name, mobile ? 12 : 24) : name,
+              ctx.location === 'tick' ? shortText(name, mobile ? 12 : 24) : name,
           },
         ]}
         xAxis={[{ label: 'Hours' }]}
