@@ -96,6 +96,21 @@ def phone_shot(page: Page, name: str) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
 
+def set_tab_visible(page: Page, visible: bool) -> None:
+    """Plays the browser hiding or showing the tab (as when switching tabs)."""
+    page.evaluate(
+        """visible => {
+            const state = { configurable: true };
+            Object.defineProperty(document, 'visibilityState', {
+                ...state, value: visible ? 'visible' : 'hidden',
+            });
+            Object.defineProperty(document, 'hidden', { ...state, value: !visible });
+            document.dispatchEvent(new Event('visibilitychange'));
+        }""",
+        visible,
+    )
+
+
 def read_at(api: APIRequestContext, reader: Reader, tag: str, when: datetime) -> None:
     post_reads(api, reader, [{"tag": tag, "antenna": 1, "time": iso(when)}])
 
@@ -162,6 +177,18 @@ def test_zone_status_polls_only_while_open(page: Page, console: Console, tracked
     expect(page.get_by_role("heading", name="Zone Status")).to_be_visible()
     page.wait_for_timeout(5_800)
     assert len(calls) >= 2, calls
+    # A hidden tab neither polls nor ticks.
+    set_tab_visible(page, False)
+    hidden_at = len(calls)
+    clock = page.get_by_role("heading", name="Zone Status").locator("xpath=following-sibling::*")
+    frozen = clock.inner_text()
+    page.wait_for_timeout(5_800)
+    assert len(calls) == hidden_at, calls
+    assert clock.inner_text() == frozen
+    set_tab_visible(page, True)
+    expect(clock).not_to_have_text(frozen)
+    page.wait_for_timeout(5_800)
+    assert len(calls) > hidden_at, calls
     page.get_by_role("link", name="Home").click()
     expect(page.get_by_role("heading", name="Home")).to_be_visible()
     left = len(calls)
