@@ -13,7 +13,7 @@ from tagtrack.core.config import Settings
 from tagtrack.demo.seed import seed_demo
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
 from tagtrack.models import DailyRun, ReportConfig, Site, TrackingException
-from tagtrack.reports.daily import DailyJobs
+from tagtrack.reports.daily import DailyJobs, daily_time_on
 from tests.database import database_with_org
 from tests.mailbox import smtp_server
 from tests.reporting import formats, org_with_floor, seconds, values
@@ -103,7 +103,10 @@ async def test_inventory_cycle_on_the_site_clock_across_a_dst_change(
         "",
     )
     detail = (await org.client("Viewer").get(f"/api/exceptions/{elsewhere['_id']}")).json()
-    assert detail["things"] == [{"_id": things["D"].id, "name": "Thing D", "tag": tags["D"]}]
+    assert detail["things"] == [
+        {"_id": things["D"].id, "name": "Thing D", "tag": tags["D"], "zone": aisle.id,
+         "zoneName": aisle.name, "lastEvent": "2026-03-07T22:00:00Z"},
+    ]  # fmt: skip
     assert detail["multipleThings"] == [things["D"].id]
 
 
@@ -250,3 +253,14 @@ async def test_demo_sites_mail_a_daily_report(tmp_path: Any) -> None:
         assert [p.get_filename() for p in mail.walk() if p.get_filename()] == [
             "Vehicles on the move.xlsx"
         ]
+
+
+def test_daily_times_skipped_or_repeated_by_a_clock_change() -> None:
+    new_york = "America/New_York"
+    assert daily_time_on(date(2026, 3, 7), "02:30", new_york) == utc(3, 7, 7, 30)
+    # 02:30 does not exist on 8 March: it falls at 03:30 EDT, the same instant as 02:30 EST.
+    assert daily_time_on(date(2026, 3, 8), "02:30", new_york) == utc(3, 8, 7, 30)
+    assert daily_time_on(date(2026, 3, 9), "02:30", new_york) == utc(3, 9, 6, 30)
+    # 01:30 happens twice on 1 November: the first one (EDT) counts.
+    assert daily_time_on(date(2026, 11, 1), "01:30", new_york) == utc(11, 1, 5, 30)
+    assert daily_time_on(date(2026, 11, 2), "01:30", new_york) == utc(11, 2, 6, 30)

@@ -77,10 +77,13 @@ async def test_exceptions_list_detail_and_export(
 
     detail = await viewer.get(f"/api/exceptions/{shortage.id}")
     assert detail.status_code == 200, detail.text
+    never = "0001-01-01T00:00:00Z"
     assert detail.json()["things"] == [
-        {"_id": box.id, "name": "=1+2", "tag": box_tag},
-        {"_id": drum.id, "name": "Chemical drum", "tag": drum_tag},
-    ]
+        {"_id": box.id, "name": "=1+2", "tag": box_tag, "zone": "", "zoneName": "",
+         "lastEvent": never},
+        {"_id": drum.id, "name": "Chemical drum", "tag": drum_tag, "zone": quarantine.id,
+         "zoneName": quarantine.name, "lastEvent": "2026-03-02T08:00:00Z"},
+    ]  # fmt: skip
     assert (await viewer.get(f"/api/exceptions/{dwell['_id']}")).json()["things"] == []
 
     book = xlsx(await viewer.get("/api/exceptions/export", params=period), "exceptions.xlsx")

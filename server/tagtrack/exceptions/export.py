@@ -10,9 +10,9 @@ HEADERS = ("Time", "Type", "Message", "Name", "Tag", "Zone", "Duration", "Things
 MAX_CELL = 32_000
 
 
-def exception_cells(row: Any, things: Mapping[str, tuple[str, str]]) -> list[Cell]:
+def exception_cells(row: Any, things: Mapping[str, Any]) -> list[Cell]:
     exc = row.TrackingException
-    names = ", ".join(things[t][0] for t in exc.multiple_things if t in things)
+    names = ", ".join(things[t].name for t in exc.multiple_things if t in things)
     return [
         wall_clock(exc.time, row.timezone),
         exc.type,
@@ -30,5 +30,5 @@ class ExceptionSheet(TableFile):
     def __init__(self) -> None:
         super().__init__("tagtrack-exceptions-", "Exceptions", HEADERS)
 
-    async def write(self, rows: Sequence[Any], things: Mapping[str, tuple[str, str]]) -> None:
+    async def write(self, rows: Sequence[Any], things: Mapping[str, Any]) -> None:
         await self.append([exception_cells(row, things) for row in rows])

@@ -90,11 +90,20 @@ class ExceptionRepository(Repository[TrackingException]):
         )
         return (await self.session.execute(stmt)).first()
 
-    async def things(self, org_id: str, ids: Sequence[str]) -> dict[str, tuple[str, str]]:
-        """Name and shown tag of these things."""
+    async def things(self, org_id: str, ids: Sequence[str]) -> dict[str, Any]:
+        """Name, shown tag, current zone and last event of these things."""
         if not ids:
             return {}
-        stmt = select(Thing.id, Thing.name, SHOWN_TAG).where(
-            Thing.org_id == org_id, Thing.id.in_(list(ids))
+        stmt = (
+            select(
+                Thing.id,
+                Thing.name,
+                SHOWN_TAG.label("tag"),
+                Thing.zone_id,
+                Zone.name.label("zone_name"),
+                Thing.last_event,
+            )
+            .outerjoin(Zone, Zone.id == Thing.zone_id)
+            .where(Thing.org_id == org_id, Thing.id.in_(list(ids)))
         )
-        return {row[0]: (row[1], row[2]) for row in await self.session.execute(stmt)}
+        return {row.id: row for row in await self.session.execute(stmt)}

@@ -9,6 +9,9 @@ class ExceptionThing(ApiModel):
     id: str = IdField
     name: str
     tag: str
+    zone: str = Field(description="The zone the thing is in now; '' for none")
+    zoneName: str
+    lastEvent: datetime = Field(description="Its last read; 0001-01-01T00:00:00Z if never")
 
 
 class ExceptionRead(ApiModel):

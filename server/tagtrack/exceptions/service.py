@@ -11,7 +11,7 @@ from tagtrack.core.ids import UNKNOWN_THING_ID, is_id
 from tagtrack.exceptions.export import ExceptionSheet
 from tagtrack.exceptions.repository import SORTABLE, ExceptionRepository
 from tagtrack.exceptions.schemas import ExceptionDetail, ExceptionRead, ExceptionThing
-from tagtrack.lookups.tracking import sites_in_scope
+from tagtrack.lookups.tracking import or_unset, sites_in_scope
 
 
 def exception_read(row: Any) -> ExceptionRead:
@@ -75,7 +75,16 @@ class ExceptionService:
         ids = [t for t in row.TrackingException.multiple_things if t != UNKNOWN_THING_ID]
         found = await self.repository.things(principal.org_id, ids)
         things = [
-            ExceptionThing(id=t, name=found[t][0], tag=found[t][1]) for t in ids if t in found
+            ExceptionThing(
+                id=t,
+                name=found[t].name,
+                tag=found[t].tag,
+                zone=found[t].zone_id or "",
+                zoneName=found[t].zone_name or "",
+                lastEvent=or_unset(found[t].last_event),
+            )
+            for t in ids
+            if t in found
         ]
         return ExceptionDetail(**exception_read(row).model_dump(), things=things)
 

@@ -87,7 +87,8 @@ class ReportRunner:
         zone_ids = list(config.zones)
         things: set[str] = set()
         total = 0
-        if config.type == "reportTypeCategories":
+        categories_report = config.type == "reportTypeCategories"
+        if categories_report:
             for _, zone_name, category, count in await self._categories(
                 site, zones, config.categories
             ):
@@ -106,7 +107,6 @@ class ReportRunner:
             async for rows in chunks:
                 await sheet.append([self._thing_cells(headings, row, site) for row in rows])
                 things.update(row.id for row in rows)
-        categories_report = config.type == "reportTypeCategories"
         period: list[tuple[str, Cell]] = (
             [("As of", wall_clock(utcnow(), site.timezone))]
             if categories_report

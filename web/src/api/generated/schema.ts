@@ -2628,6 +2628,19 @@ export interface components {
             name: string;
             /** Tag */
             tag: string;
+            /**
+             * Zone
+             * @description The zone the thing is in now; '' for none
+             */
+            zone: string;
+            /** Zonename */
+            zoneName: string;
+            /**
+             * Lastevent
+             * Format: date-time
+             * @description Its last read; 0001-01-01T00:00:00Z if never
+             */
+            lastEvent: string;
         };
         /** ExifData */
         ExifData: {
