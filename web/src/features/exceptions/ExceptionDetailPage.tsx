@@ -4,6 +4,8 @@ import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -48,9 +50,18 @@ function ZoneTimeEvents({ exception }: { exception: TrackExceptionDetail }) {
 function InventoryThings({ exception }: { exception: TrackExceptionDetail }) {
   const navigate = useSiteNavigate();
   const labels = useSiteLabels(exception.site);
+  const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const columns: GridColDef<ExceptionThing>[] = [
     { field: 'name', headerName: labels.itemName, flex: 1, minWidth: 140 },
     { field: 'tag', headerName: 'Tag', flex: 1, minWidth: 140 },
+    { field: 'zoneName', headerName: 'Current Zone', flex: 1, minWidth: 120 },
+    {
+      field: 'lastEvent',
+      headerName: 'Last Seen',
+      flex: 1,
+      minWidth: 180,
+      valueFormatter: (value: string) => formatListDate(value),
+    },
   ];
   return (
     <DataGrid<ExceptionThing>
@@ -60,6 +71,7 @@ function InventoryThings({ exception }: { exception: TrackExceptionDetail }) {
       getRowId={(t) => t._id}
       initialState={{ pagination: { paginationModel: { pageSize: DEFAULT_PAGE_SIZE } } }}
       pageSizeOptions={[...PAGE_SIZES]}
+      columnVisibilityModel={{ tag: !mobile, lastEvent: !mobile }}
       onRowClick={({ row }) => navigate(`/things/${row._id}`)}
       disableRowSelectionOnClick
       disableColumnSelector
