@@ -15,6 +15,7 @@ from e2e.conftest import (
     PRIYA,
     Console,
     create_site,
+    create_user,
     open_signed_in,
     shot,
     snackbar,
@@ -528,3 +529,34 @@ def test_hidden_workers_stay_out_of_reports(
     page.get_by_role("link", name="Activity").click()
     expect(page.get_by_test_id("activity-thing")).to_have_count(1)
     expect(page.get_by_test_id("activity-thing")).to_contain_text("Bulk Crate")
+
+
+def test_viewer_reads_configurations_without_changing_them(
+    page: Page, console: Console, admin_api: APIRequestContext, tracked: dict
+) -> None:
+    name = unique("Viewer Visible")
+    response = admin_api.post(
+        "/api/reportconfigs",
+        data={
+            "name": name,
+            "type": "reportTypeCategories",
+            "format": "json",
+            "site": tracked["site"],
+        },
+    )
+    assert response.ok, response.text()
+    viewer = create_user(admin_api, "Viewer", [tracked["site"]])
+    open_signed_in(page, viewer.email, viewer.password, f"/reportconfigs?site={tracked['site']}")
+    menu = page.get_by_role("navigation", name="Main menu")
+    expect(menu.get_by_role("link", name="Report Configuration")).to_have_count(0)
+    expect(
+        page.get_by_role("list", name="Custom Reports").get_by_role("link", name=name)
+    ).to_be_visible()
+    grid = page.get_by_role("grid", name="Report Configuration")
+    expect(grid.get_by_role("row").filter(has_text=name)).to_contain_text("All")
+    expect(page.get_by_test_id("list-add")).to_have_count(0)
+    expect(page.get_by_test_id("row-delete")).to_have_count(0)
+    grid.get_by_role("row").filter(has_text=name).click()
+    expect(page.get_by_role("heading", name=name)).to_be_visible()
+    expect(page.get_by_role("button", name="Save")).to_have_count(0)
+    expect(page.get_by_role("button", name="Delete")).to_have_count(0)
