@@ -282,6 +282,27 @@ def test_activity_ranges_expand_and_download(page: Page, console: Console, track
     names = sorted(str(r[0]) for r in rows[1:])
     assert names == ["Fresh Crate", "Night Picker", "Overdue Pallet"], rows
 
+    # Only today or earlier: the calendar stops at today and a typed future year is refused.
+    end = page.get_by_role("group", name="End Date")
+    end.get_by_role("button", name=re.compile("Choose date")).click()
+    tomorrow = datetime.now() + timedelta(days=1)
+    calendar = page.get_by_role("dialog")
+    if tomorrow.month == datetime.now().month:
+        day = calendar.get_by_role("gridcell", name=str(tomorrow.day), exact=True)
+        expect(day).to_be_disabled()
+    else:
+        expect(calendar.get_by_role("button", name="Next month")).to_be_disabled()
+    page.keyboard.press("Escape")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/eventsbything" in r.url else None)
+    next_year = str(datetime.now().year + 1)
+    end.get_by_role("spinbutton", name="Year").click()
+    page.keyboard.type(next_year)
+    page.wait_for_timeout(1_000)
+    expect(end.get_by_role("spinbutton", name="Year")).to_have_text(str(datetime.now().year))
+    assert not [url for url in asked if f"before={next_year}" in url], asked
+    expect(things).to_have_count(3)
+
 
 def test_activity_on_a_phone_and_empty(
     mobile_page: Page, console: Console, admin_api: APIRequestContext
