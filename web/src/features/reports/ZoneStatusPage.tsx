@@ -200,7 +200,7 @@ export default function ZoneStatusPage() {
     <Box>
       <PageHeader
         title="Zone Status"
-        subtitle={site ? `${site.name} · ${now.format('hh:mm:ss a')}` : undefined}
+        subtitle={site ? `${now.format('hh:mm:ss a')} · ${site.name}` : undefined}
         actions={<ViewToggle value={view} onChange={setView} />}
       />
       {body}

@@ -85,8 +85,8 @@ export default function ZonesHistoryPage() {
 
   const columns = useMemo<GridColDef<ZoneDuration>[]>(
     () => [
-      { field: 'thingName', headerName: labels.itemName, flex: 1.2, minWidth: 120 },
-      { field: 'zoneName', headerName: 'Zone', flex: 1, minWidth: 110 },
+      { field: 'thingName', headerName: labels.itemName, flex: 1.2, minWidth: 100 },
+      { field: 'zoneName', headerName: 'Zone', flex: 1, minWidth: 90 },
       {
         field: 'timeStart',
         headerName: 'Start',
@@ -106,7 +106,7 @@ export default function ZonesHistoryPage() {
         headerName: 'Duration',
         type: 'number',
         flex: 0.7,
-        minWidth: 100,
+        minWidth: 104,
         valueFormatter: (value: number) => formatHms(value),
       },
     ],
