@@ -581,3 +581,32 @@ def test_viewer_reads_configurations_without_changing_them(
     expect(page.get_by_role("heading", name=name)).to_be_visible()
     expect(page.get_by_role("button", name="Save")).to_have_count(0)
     expect(page.get_by_role("button", name="Delete")).to_have_count(0)
+
+
+def test_report_configurations_on_a_phone(
+    mobile_page: Page, console: Console, admin_api: APIRequestContext, tracked: dict
+) -> None:
+    name = unique("Quarantine Dwell " + "Long Name " * 5)
+    response = admin_api.post(
+        "/api/reportconfigs",
+        data={
+            "name": name,
+            "type": "reportTypeSeen",
+            "format": "excel",
+            "email": True,
+            "site": tracked["site"],
+            "zones": [tracked["yard"]],
+            "categories": ["Crates"],
+        },
+    )
+    assert response.ok, response.text()
+    open_signed_in(
+        mobile_page, PRIYA, console.demo_password, f"/reportconfigs?site={tracked['site']}"
+    )
+    row = mobile_page.get_by_role("row").filter(has_text=name[:16])
+    expect(row).to_be_visible()
+    phone_shot(mobile_page, "reports-configs-phone")
+    row.click()
+    expect(mobile_page.get_by_role("button", name=LONG_NAME)).to_be_visible()
+    expect(mobile_page.get_by_role("button", name="Crates")).to_be_visible()
+    phone_shot(mobile_page, "reports-config-edit-phone")

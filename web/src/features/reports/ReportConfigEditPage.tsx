@@ -15,6 +15,18 @@ import {
   useSaveReportConfig,
 } from './queries';
 
+/** The site's zones, and the configuration's own by their names while those load. */
+function zoneChoices(
+  zones: readonly { _id: string; name: string }[] | undefined,
+  config: ReportConfig | undefined,
+): { value: string; label: string }[] {
+  const known = (zones ?? []).map((z) => ({ value: z._id, label: z.name }));
+  const own = (config?.zones ?? [])
+    .map((id, i) => ({ value: id, label: config?.zoneNames[i] ?? id }))
+    .filter((z) => !known.some((k) => k.value === z.value));
+  return [...known, ...own];
+}
+
 interface ReportConfigForm {
   name: string;
   type: string;
@@ -75,7 +87,7 @@ function ReportConfigEditor({ id, config }: { id: string; config: ReportConfig |
           kind: 'multiselect',
           wide: true,
           helperText: 'None chosen: every zone',
-          options: (zones.data ?? []).map((z) => ({ value: z._id, label: z.name })),
+          options: zoneChoices(zones.data, config),
         },
         {
           name: 'categories',

@@ -14,7 +14,7 @@ export default function ReportConfigsPage() {
   const remove = useDeleteReportConfig();
   const columns = useMemo<ListColumn<ReportConfig>[]>(
     () => [
-      { field: 'name', headerName: 'Name', flex: 1.4, minWidth: 140 },
+      { field: 'name', headerName: 'Name', flex: 1.4, minWidth: 100 },
       {
         field: 'type',
         headerName: 'Type',
@@ -27,14 +27,18 @@ export default function ReportConfigsPage() {
         headerName: 'Zone',
         sortable: false,
         flex: 1.2,
+        minWidth: 100,
         valueGetter: (_v, row) => (row.zoneNames.length ? row.zoneNames.join(', ') : 'All'),
       },
       {
         field: 'email',
         headerName: 'Email',
-        width: 80,
+        width: 72,
         flex: 0,
-        minWidth: 70,
+        minWidth: 64,
+        align: 'center',
+        headerAlign: 'center',
+        disableColumnMenu: true,
         renderCell: ({ row }) => (
           <Checkbox
             size="small"
