@@ -81,3 +81,13 @@ export type AssetField = HeaderAssetField['assetField'];
 export type ParsedSheet = Ok<paths['/api/import/parse']['post']>;
 export type ImportRow = Body<paths['/api/import/row']['post']>;
 export type ImportRowResult = Ok<paths['/api/import/row']['post']>;
+// Reports and exceptions.
+export type TrackException = Ok<paths['/api/exceptions']['get']>[number];
+export type TrackExceptionDetail = Ok<paths['/api/exceptions/{exception_id}']['get']>;
+export type ActivityThing = Ok<paths['/api/eventsbything']['get']>[number];
+export type ActivityDay = ActivityThing['days'][number];
+export type ReportConfig = Ok<paths['/api/reportconfigs/{config_id}']['get']>;
+export type ReportConfigWrite = Body<paths['/api/reportconfigs']['post']>;
+export type ReportType = Ok<paths['/api/reporttypes']['get']>[number];
+export type AdhocReport = Body<paths['/api/reports/adhoc']['post']>;
+export type CategoryReport = Ok<paths['/api/reports/adhoc']['post']>;

@@ -38,6 +38,15 @@ const MapsPage = lazy(() => import('../features/maps/MapsPage'));
 const MapEditPage = lazy(() => import('../features/maps/MapEditPage'));
 const MapViewPage = lazy(() => import('../features/maps/MapViewPage'));
 const SiteSettingsPage = lazy(() => import('../features/settings/SiteSettingsPage'));
+const ZoneStatusPage = lazy(() => import('../features/reports/ZoneStatusPage'));
+const ZonesHistoryPage = lazy(() => import('../features/reports/ZonesHistoryPage'));
+const ActivityPage = lazy(() => import('../features/reports/ActivityPage'));
+const ZoneCategoriesPage = lazy(() => import('../features/reports/ZoneCategoriesPage'));
+const ReportRunPage = lazy(() => import('../features/reports/ReportRunPage'));
+const ReportConfigsPage = lazy(() => import('../features/reports/ReportConfigsPage'));
+const ReportConfigEditPage = lazy(() => import('../features/reports/ReportConfigEditPage'));
+const ExceptionsPage = lazy(() => import('../features/exceptions/ExceptionsPage'));
+const ExceptionDetailPage = lazy(() => import('../features/exceptions/ExceptionDetailPage'));
 
 function page(Component: LazyExoticComponent<ComponentType>, fullPage = false) {
   return (
@@ -95,6 +104,15 @@ export const routes: RouteObject[] = [
       { path: 'maps/:id', element: page(MapEditPage) },
       { path: 'mapview/:id', element: page(MapViewPage) },
       { path: 'settings', element: page(SiteSettingsPage) },
+      { path: 'reports/zones', element: page(ZoneStatusPage) },
+      { path: 'reports/zonedurations', element: page(ZonesHistoryPage) },
+      { path: 'reports/events', element: page(ActivityPage) },
+      { path: 'reports/exceptions', element: page(ExceptionsPage) },
+      { path: 'reports/zonecategories', element: page(ZoneCategoriesPage) },
+      { path: 'reports/:id', element: page(ReportRunPage) },
+      { path: 'reportconfigs', element: page(ReportConfigsPage) },
+      { path: 'reportconfigs/:id', element: page(ReportConfigEditPage) },
+      { path: 'exceptions/:id', element: page(ExceptionDetailPage) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -38,6 +38,14 @@ export function DateRange({
   showShortcuts?: boolean;
   shortcuts?: readonly QuickRange[];
 }) {
+  // A typed date the picker shows as invalid (after today, or past the other end while the
+  // year is typed digit by digit) is never applied.
+  const allowed = (d: Dayjs | null, min: Dayjs | null, max: Dayjs | null): d is Dayjs =>
+    !!d &&
+    d.isValid() &&
+    !(disableFuture && d.isAfter(dayjs(), 'day')) &&
+    !(min && d.isBefore(min, 'day')) &&
+    !(max && d.isAfter(max, 'day'));
   return (
     <Box
       sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}
@@ -49,8 +57,7 @@ export function DateRange({
         disableFuture={disableFuture}
         maxDate={value.end ?? undefined}
         onChange={(d) =>
-          d &&
-          d.isValid() &&
+          allowed(d, null, value.end) &&
           onChange({ start: d.startOf('day'), end: value.end ?? d.endOf('day') })
         }
         slotProps={{ textField: { size: 'small', sx: { width: { xs: '100%', sm: 180 } } } }}
@@ -61,8 +68,7 @@ export function DateRange({
         disableFuture={disableFuture}
         minDate={value.start ?? undefined}
         onChange={(d) =>
-          d &&
-          d.isValid() &&
+          allowed(d, value.start, null) &&
           onChange({ start: value.start ?? d.startOf('day'), end: d.endOf('day') })
         }
         slotProps={{ textField: { size: 'small', sx: { width: { xs: '100%', sm: 180 } } } }}

@@ -119,3 +119,8 @@ export function lastDays(days: number, now: Dayjs = dayjs()): DateRangeValue {
     end: now.endOf('day'),
   };
 }
+
+/** Text cut to `max` characters with an ellipsis (chart axis labels). */
+export function shortText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -18,6 +18,7 @@ import ListItemText from '@mui/material/ListItemText';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useSsoAvailable } from '../../features/auth/queries';
+import { useSiteReportConfigs } from '../../features/reports/queries';
 import { usePermissions } from '../../features/session/queries';
 import { useSiteMaps } from '../../features/maps/queries';
 import { useSitePath, useSiteSelection } from '../../features/session/SiteContext';
@@ -76,6 +77,7 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
   const askSso = perms.can('ssosettings', 'create');
   const okta = useSsoAvailable('okta', askSso);
   const entra = useSsoAvailable('entra', askSso);
+  const reportConfigs = useSiteReportConfigs(siteId);
   const [closed, setClosed] = useState<Record<string, boolean>>({});
 
   const entries = useMemo(
@@ -86,8 +88,9 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
         // SSO enabled for the organisation: its settings screen is offered.
         ssoAvailable: okta.data?.enabled === true || entra.data?.enabled === true,
         maps: (maps.data ?? []).map((m) => ({ id: m._id, name: m.name })),
+        reportConfigs: reportConfigs.data?.map((r) => ({ id: r._id, name: r.name })),
       }),
-    [perms.can, labels, okta.data, entra.data, maps.data],
+    [perms.can, labels, okta.data, entra.data, maps.data, reportConfigs.data],
   );
 
   return (

@@ -4,6 +4,7 @@ import TextField from '@mui/material/TextField';
 import { useMemo, useState } from 'react';
 import { DateRange } from '../../components/DateRange';
 import { EmptyState } from '../../components/EmptyState';
+import { FilterBar } from '../../components/FilterBar';
 import { lastDays, type DateRangeValue } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { useSiteSelection } from '../session/SiteContext';
@@ -35,16 +36,7 @@ export default function EventsPage() {
   return (
     <Box>
       <PageHeader title="Events" subtitle={site?.name} />
-      <Box
-        sx={{
-          display: 'flex',
-          flexWrap: 'wrap',
-          gap: 1.5,
-          alignItems: 'center',
-          mb: 2,
-          '@media print': { display: 'none' },
-        }}
-      >
+      <FilterBar>
         <DateRange value={range} onChange={setRange} />
         <Autocomplete
           multiple
@@ -62,7 +54,7 @@ export default function EventsPage() {
             <TextField {...params} label="Endpoints" placeholder={selected.length ? '' : 'All'} />
           )}
         />
-      </Box>
+      </FilterBar>
       {!siteId && !loading ? (
         <EmptyState message="Select a site to see its events." />
       ) : (

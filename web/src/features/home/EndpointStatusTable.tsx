@@ -5,6 +5,7 @@ import type { Theme } from '@mui/material/styles';
 import { useMemo } from 'react';
 import { errorText } from '../../api/client';
 import type { EndpointStatus } from '../../api/types';
+import { ALERT_ROW_SX } from '../../components/alertRow';
 import { EmptyState } from '../../components/EmptyState';
 import { formatElapsed, formatListDate } from '../../components/format';
 import { PAGE_SIZES } from '../../constants';
@@ -99,11 +100,7 @@ export function EndpointStatusTable({
         '--DataGrid-overlayHeight': '160px',
         '& .MuiDataGrid-row': { cursor: 'default' },
         '& .MuiDataGrid-cell': { overflow: 'hidden', textOverflow: 'ellipsis' },
-        '& .endpoint-stale': {
-          bgcolor: 'rgba(211, 47, 47, 0.12)',
-          color: 'error.dark',
-          '&:hover': { bgcolor: 'rgba(211, 47, 47, 0.18)' },
-        },
+        '& .endpoint-stale': ALERT_ROW_SX,
       }}
     />
   );

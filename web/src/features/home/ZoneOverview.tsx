@@ -6,15 +6,12 @@ import { BarChart } from '@mui/x-charts/BarChart';
 import { useMemo } from 'react';
 import { errorText } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
+import { shortText } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import type { Labels } from '../settings/labels';
 import { zoneBars, zoneSeries, type ZoneCounts } from './homeLogic';
 
 const BAR_GROUP_PX = 44;
-
-function shortName(name: string, max: number): string {
-  return name.length > max ? `${name.slice(0, max - 1)}…` : name;
-}
 
 /** Zone Overview: a horizontal bar chart of the things in each zone. */
 export function ZoneOverview({
@@ -55,7 +52,7 @@ export function ZoneOverview({
             dataKey: 'zone',
             width: mobile ? 90 : 150,
             valueFormatter: (name: string, ctx) =>
-              ctx.location === 'tick' ? shortName(name, nameChars) : name,
+              ctx.location === 'tick' ? shortText(name, nameChars) : name,
           },
         ]}
         xAxis={[{ tickMinStep: 1 }]}

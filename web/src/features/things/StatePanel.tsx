@@ -3,39 +3,13 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
 import { errorText } from '../../api/client';
 import type { Thing } from '../../api/types';
+import { Fact } from '../../components/Fact';
 import { useSnackbar } from '../../components/Snackbar';
 import { fetchThing, useUpdateThing } from './queries';
 import { TagText } from './TagText';
 import { formatThingDateOrNA, formatZoneTime } from './thingLogic';
-
-function Item({
-  label,
-  children,
-  testId,
-}: {
-  label: string;
-  children: ReactNode;
-  testId?: string;
-}) {
-  return (
-    <Box sx={{ minWidth: 0 }}>
-      <Typography variant="caption" color="text.secondary" component="div">
-        {label}
-      </Typography>
-      <Typography
-        variant="body2"
-        component="div"
-        data-testid={testId}
-        sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-      >
-        {children || '—'}
-      </Typography>
-    </Box>
-  );
-}
 
 /** Where the thing is now (read-only), and the way to clear its tamper alarm. */
 export function StatePanel({ thing, canModify }: { thing: Thing; canModify: boolean }) {
@@ -80,20 +54,30 @@ export function StatePanel({ thing, canModify }: { thing: Thing; canModify: bool
           gap: 2,
         }}
       >
-        <Item label="Tag" testId="state-tag">
+        <Fact dense label="Tag" testId="state-tag">
           <TagText thing={thing} />
-        </Item>
-        <Item label="Zone" testId="state-zone">
+        </Fact>
+        <Fact dense label="Zone" testId="state-zone">
           {state?.zoneName}
-        </Item>
-        <Item label="Endpoint">{state?.endpointName}</Item>
-        <Item label="Direction">{state?.direction}</Item>
-        <Item label="Zone Time" testId="state-zone-time">
+        </Fact>
+        <Fact dense label="Endpoint">
+          {state?.endpointName}
+        </Fact>
+        <Fact dense label="Direction">
+          {state?.direction}
+        </Fact>
+        <Fact dense label="Zone Time" testId="state-zone-time">
           {formatZoneTime(state ?? {})}
-        </Item>
-        <Item label="Last Seen">{formatThingDateOrNA(state?.lastEvent)}</Item>
-        <Item label="Created">{formatThingDateOrNA(thing.common.timeCreated)}</Item>
-        <Item label="Modified">{formatThingDateOrNA(thing.common.timeModified)}</Item>
+        </Fact>
+        <Fact dense label="Last Seen">
+          {formatThingDateOrNA(state?.lastEvent)}
+        </Fact>
+        <Fact dense label="Created">
+          {formatThingDateOrNA(thing.common.timeCreated)}
+        </Fact>
+        <Fact dense label="Modified">
+          {formatThingDateOrNA(thing.common.timeModified)}
+        </Fact>
       </Box>
     </Box>
   );

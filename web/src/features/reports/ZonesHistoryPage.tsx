@@ -1,0 +1,189 @@
+import Refresh from '@mui/icons-material/Refresh';
+import TimelineOutlined from '@mui/icons-material/TimelineOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import { useMemo, useState } from 'react';
+import type { ZoneDuration } from '../../api/types';
+import { DateRange } from '../../components/DateRange';
+import { EmptyState } from '../../components/EmptyState';
+import {
+  formatHms,
+  formatListDate,
+  lastDays,
+  shortText,
+  type DateRangeValue,
+} from '../../components/format';
+import { Loading } from '../../components/Loading';
+import { PageHeader } from '../../components/PageHeader';
+import { useLoadFailure } from '../../components/useLoadFailure';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZES, UNKNOWN_THING_ID } from '../../constants';
+import { useSiteSelection } from '../session/SiteContext';
+import { useSiteLabels } from '../settings/queries';
+import { useZoneDurations, useZoneTotals } from './queries';
+import { ViewToggle, type ReportView } from './ViewToggle';
+import { nanosToHours } from './zoneLogic';
+
+type ZoneTotal = NonNullable<ReturnType<typeof useZoneTotals>['data']>[number];
+
+function ZoneTotalsChart({ totals }: { totals: readonly ZoneTotal[] }) {
+  const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const dataset = totals.map((t) => ({
+    zone: t.zoneName,
+    hours: nanosToHours(t.timeDuration),
+    nanos: t.timeDuration,
+  }));
+  return (
+    <Box data-testid="zone-durations-chart" sx={{ width: '100%', minWidth: 0 }}>
+      <BarChart
+        dataset={dataset}
+        layout="horizontal"
+        yAxis={[
+          {
+            scaleType: 'band',
+            dataKey: 'zone',
+            width: mobile ? 90 : 160,
+            valueFormatter: (name: string, ctx) =>
+              ctx.location === 'tick' ? shortText(name, mobile ? 12 : 24) : name,
+          },
+        ]}
+        xAxis={[{ label: 'Hours' }]}
+        series={[
+          {
+            dataKey: 'hours',
+            label: 'Time in zone',
+            valueFormatter: (_v, { dataIndex }) => formatHms(dataset[dataIndex]?.nanos ?? 0),
+          },
+        ]}
+        height={Math.max(220, dataset.length * 36 + 100)}
+        margin={{ right: 16 }}
+        grid={{ vertical: true }}
+        skipAnimation
+      />
+    </Box>
+  );
+}
+
+/** Zones History: the site's zone visits in a period, as a table or time per zone. */
+export default function ZonesHistoryPage() {
+  const { site, siteId } = useSiteSelection();
+  const labels = useSiteLabels(siteId);
+  const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
+  const [range, setRange] = useState<DateRangeValue>(() => lastDays(1));
+  const [view, setView] = useState<ReportView>('table');
+  const durations = useZoneDurations(siteId, range);
+  const totals = useZoneTotals(siteId, range, view === 'graph');
+  useLoadFailure(durations.error ?? totals.error, 'zone history');
+  const visits = useMemo(
+    () => (durations.data ?? []).filter((d) => d.thing !== UNKNOWN_THING_ID),
+    [durations.data],
+  );
+
+  const columns = useMemo<GridColDef<ZoneDuration>[]>(
+    () => [
+      { field: 'thingName', headerName: labels.itemName, flex: 1.2, minWidth: 100 },
+      { field: 'zoneName', headerName: 'Zone', flex: 1, minWidth: 90 },
+      {
+        field: 'timeStart',
+        headerName: 'Start',
+        flex: 1.2,
+        minWidth: 180,
+        valueFormatter: (value: string) => formatListDate(value),
+      },
+      {
+        field: 'timeEnd',
+        headerName: 'End',
+        flex: 1.2,
+        minWidth: 180,
+        valueFormatter: (value: string) => formatListDate(value),
+      },
+      {
+        field: 'timeDuration',
+        headerName: 'Duration',
+        type: 'number',
+        flex: 0.7,
+        minWidth: 104,
+        valueFormatter: (value: number) => formatHms(value),
+      },
+    ],
+    [labels.itemName],
+  );
+
+  let body;
+  const graphData = totals.data?.filter((t) => t.visits > 0) ?? [];
+  if (!!siteId && (view === 'graph' ? totals.isPending : durations.isPending)) body = <Loading />;
+  else if (view === 'graph') {
+    body =
+      graphData.length === 0 ? (
+        <EmptyState
+          icon={<TimelineOutlined sx={{ fontSize: 40, opacity: 0.5 }} />}
+          message="No zone visits in this period."
+        />
+      ) : (
+        <Box sx={{ p: { xs: 1, sm: 2 } }}>
+          <ZoneTotalsChart totals={graphData} />
+        </Box>
+      );
+  } else {
+    body = (
+      <DataGrid<ZoneDuration>
+        label="Zones History"
+        rows={visits}
+        columns={columns}
+        getRowId={(d) => d._id}
+        loading={durations.isFetching}
+        initialState={{
+          pagination: { paginationModel: { pageSize: DEFAULT_PAGE_SIZE } },
+          sorting: { sortModel: [{ field: 'timeStart', sort: 'desc' }] },
+        }}
+        pageSizeOptions={[...PAGE_SIZES]}
+        columnVisibilityModel={{ timeStart: !mobile, timeEnd: !mobile }}
+        disableRowSelectionOnClick
+        disableColumnSelector
+        density="compact"
+        autoHeight
+        slots={{
+          noRowsOverlay: () => <EmptyState message="No zone visits in this period." />,
+        }}
+        sx={{
+          border: 0,
+          '--DataGrid-overlayHeight': '160px',
+          '& .MuiDataGrid-row': { cursor: 'default' },
+          '& .MuiDataGrid-cell': { overflow: 'hidden', textOverflow: 'ellipsis' },
+        }}
+      />
+    );
+  }
+
+  return (
+    <Box>
+      <PageHeader
+        title="Zones History"
+        subtitle={site?.name}
+        actions={
+          <>
+            <ViewToggle value={view} onChange={setView} />
+            <Button
+              variant="outlined"
+              startIcon={<Refresh />}
+              onClick={() => void (view === 'graph' ? totals.refetch() : durations.refetch())}
+              disabled={durations.isFetching || totals.isFetching || !siteId}
+            >
+              Refresh
+            </Button>
+          </>
+        }
+      />
+      <Box sx={{ mb: 2, '@media print': { display: 'none' } }}>
+        <DateRange value={range} onChange={setRange} disableFuture />
+      </Box>
+      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+        {body}
+      </Paper>
+    </Box>
+  );
+}
