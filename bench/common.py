@@ -205,6 +205,10 @@ class Figure:
     target: str = ""
 
 
+def _shown(value: float) -> str:
+    return f"{value:.3f}" if abs(value) < 10 else f"{value:,.0f}"
+
+
 def report(bench: str, setup: str, figures: Sequence[Figure]) -> None:
     """One JSON line per figure, then a table."""
     for f in figures:
@@ -220,7 +224,7 @@ def report(bench: str, setup: str, figures: Sequence[Figure]) -> None:
     for f in figures:
         target = f"   target {f.target}" if f.target else ""
         print(
-            f"  {f.name:<{width}}  {f.value:>10.1f} {f.unit:<7}"
-            f"  baseline {f.baseline_name}: {f.baseline:.1f} {f.unit}{target}"
+            f"  {f.name:<{width}}  {_shown(f.value):>10} {f.unit:<7}"
+            f"  baseline {f.baseline_name}: {_shown(f.baseline)} {f.unit}{target}"
         )
     print(flush=True)
