@@ -206,7 +206,9 @@ class Figure:
 
 
 def _shown(value: float) -> str:
-    return f"{value:.3f}" if abs(value) < 10 else f"{value:,.0f}"
+    if abs(value) < 10:
+        return f"{value:.3f}"
+    return f"{value:.1f}" if abs(value) < 1000 else f"{value:,.0f}"
 
 
 def report(bench: str, setup: str, figures: Sequence[Figure]) -> None:
