@@ -7,16 +7,11 @@ read is processed. The baseline is raw COPY of the same reads in the same run.
 
 import argparse
 import asyncio
-import time
 from collections.abc import Sequence
 
-import httpx
-
-from bench.common import Figure, quiet, reader_traffic, report, seed_floor
-from bench.ingest import copy_baseline, outcome, post_all, wait_processed
-from tagtrack.core.config import Settings
+from bench.common import Figure, reader_traffic, report, seed_floor
+from bench.ingest import run_through_app
 from tagtrack.core.migrate import upgrade
-from tagtrack.main import create_app
 from tests.database import fresh_database
 
 
@@ -33,18 +28,7 @@ async def main(args: argparse.Namespace) -> None:
         upgrade(url)
         floor = await seed_floor(url, 1, args.things)
         batches = reader_traffic(floor, args.reads, batch=args.batch)
-        app = create_app(Settings(log_json=True, ingest_max_pending=10**9), database_url=url)
-        quiet()
-        async with app.router.lifespan_context(app):
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-                started = time.perf_counter()
-                await post_all(client, batches, 1)
-                posted = time.perf_counter() - started
-                await wait_processed(url)
-                processed = time.perf_counter() - started
-        done = await outcome(url)
-        copy = await copy_baseline(url, batches)
+        posted, processed, done, copy = await run_through_app(url, batches)
     assert done["folded"] == args.reads
     report(
         "backlog",

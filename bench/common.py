@@ -9,12 +9,15 @@ import logging
 import random
 import secrets
 import statistics
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import asyncpg
 from sqlalchemy import insert
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.ids import ALL_SITES_ID, new_id
@@ -53,34 +56,55 @@ class Floor:
     thing_ids: list[str] = field(default_factory=list)
 
 
+async def bench_org(session: AsyncSession) -> tuple[str, str]:
+    """A new organisation through the app's service; its id and the administrator role id."""
+    org = await OrganizationService(
+        OrganizationRepository(session), RoleRepository(session)
+    ).create_organization("Bench Org", "bench")
+    roles = {r.name: r.id for r in await RoleRepository(session).list_for_org(org.id)}
+    return org.id, roles[ADMINISTRATOR]
+
+
+def admin_row(org_id: str, role_id: str, name: str, username: str, hashed: str) -> dict[str, Any]:
+    return {
+        "id": new_id(), "org_id": org_id, "name": name, "username": username,
+        "password_hash": hashed, "role_ids": [role_id], "site_ids": [ALL_SITES_ID],
+        "active": True, "failed_logins": 0, "locked": False,
+    }  # fmt: skip
+
+
+async def timed(count: int, call: Callable[[], Awaitable[object]], warm: int = 3) -> list[float]:
+    """Milliseconds of `count` calls, after a few to warm caches and prepared statements."""
+    for _ in range(warm):
+        await call()
+    samples = []
+    for _ in range(count):
+        started = time.perf_counter()
+        await call()
+        samples.append((time.perf_counter() - started) * 1000)
+    return samples
+
+
 async def seed_floor(url: str, readers: int, things: int) -> Floor:
     """Organisation, site, admin user and readers through the app's models; things by COPY."""
     engine = create_engine(url)
     maker = create_sessionmaker(engine)
     async with maker() as session, session.begin():
-        org = await OrganizationService(
-            OrganizationRepository(session), RoleRepository(session)
-        ).create_organization("Bench Org", "bench")
-        roles = {r.name: r.id for r in await RoleRepository(session).list_for_org(org.id)}
-        session.add(
-            User(
-                id=new_id(), org_id=org.id, name="Bench admin", username=ADMIN,
-                password_hash=hash_password(PASSWORD), role_ids=[roles[ADMINISTRATOR]],
-                site_ids=[ALL_SITES_ID], active=True, failed_logins=0, locked=False,
-            )
-        )  # fmt: skip
-        site = Site(org_id=org.id, name="Bench site", start_date=T0, timezone="UTC")
+        org_id, role_id = await bench_org(session)
+        admin = admin_row(org_id, role_id, "Bench admin", ADMIN, hash_password(PASSWORD))
+        await session.execute(insert(User), [admin])
+        site = Site(org_id=org_id, name="Bench site", start_date=T0, timezone="UTC")
         session.add(site)
         await session.flush()
         endpoints = [
             Endpoint(
-                id=new_id(), org_id=org.id, site_id=site.id, name=f"Reader {n}",
+                id=new_id(), org_id=org_id, site_id=site.id, name=f"Reader {n}",
                 key=secrets.token_urlsafe(32), xy=[n, n], antennas=[], config={},
             )
             for n in range(readers)
         ]  # fmt: skip
         zones = [
-            Zone(id=new_id(), org_id=org.id, site_id=site.id, name=f"Zone {n}", emails=[])
+            Zone(id=new_id(), org_id=org_id, site_id=site.id, name=f"Zone {n}", emails=[])
             for n in range(readers)
         ]
         session.add_all(endpoints + zones)
@@ -88,13 +112,13 @@ async def seed_floor(url: str, readers: int, things: int) -> Floor:
         await session.execute(
             insert(ZoneGate),
             [
-                {"org_id": org.id, "zone_id": z.id, "endpoint_id": e.id, "direction": "IN",
+                {"org_id": org_id, "zone_id": z.id, "endpoint_id": e.id, "direction": "IN",
                  "antenna": -1, "position": 0}
                 for e, z in zip(endpoints, zones, strict=True)
             ],
         )  # fmt: skip
         floor = Floor(
-            org_id=org.id,
+            org_id=org_id,
             site_id=site.id,
             keys=[e.key for e in endpoints],
             endpoint_ids=[e.id for e in endpoints],

@@ -41,20 +41,23 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-async def copy_baseline(url: str, batches: Sequence[Batch]) -> float:
-    """Seconds to COPY every batch into a plain table, one COPY per batch."""
+async def copy_baseline(url: str, batches: Sequence[Batch]) -> list[float]:
+    """Seconds of each batch's COPY into a plain table, one COPY per batch."""
     connection = await asyncpg.connect(driver_url(url))
     try:
         await connection.execute(COPY_TABLE)
-        started = time.perf_counter()
+        samples = []
         for key, reads in batches:
-            await connection.copy_records_to_table("copied", records=copy_records(key, reads))
-        return time.perf_counter() - started
+            records = copy_records(key, reads)
+            started = time.perf_counter()
+            await connection.copy_records_to_table("copied", records=records)
+            samples.append(time.perf_counter() - started)
+        return samples
     finally:
         await connection.close()
 
 
-async def post_all(client: httpx.AsyncClient, batches: Sequence[Batch], readers: int) -> None:
+async def post_all(client: httpx.AsyncClient, batches: Sequence[Batch]) -> None:
     """Every reader posts its own batches one after another; readers run side by side."""
     by_reader: dict[str, list[Batch]] = {}
     for key, reads in batches:
@@ -96,23 +99,31 @@ async def outcome(url: str) -> dict[str, int]:
         await connection.close()
 
 
+async def run_through_app(
+    url: str, batches: Sequence[Batch]
+) -> tuple[float, float, dict[str, int], float]:
+    """Post every batch with the worker running: seconds until all are accepted, until all
+    are processed, what processing produced, and seconds for the raw COPY baseline."""
+    app = create_app(Settings(log_json=True, ingest_max_pending=10**9), database_url=url)
+    quiet()
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+            started = time.perf_counter()
+            await post_all(client, batches)
+            accepted = time.perf_counter() - started
+            await wait_processed(url)
+            processed = time.perf_counter() - started
+    copy = sum(await copy_baseline(url, batches))
+    return accepted, processed, await outcome(url), copy
+
+
 async def main(args: argparse.Namespace) -> None:
     with fresh_database() as url:
         upgrade(url)
         floor = await seed_floor(url, args.readers, args.things)
         batches = reader_traffic(floor, args.reads, batch=args.batch, repeats=args.repeats)
-        app = create_app(Settings(log_json=True, ingest_max_pending=10**9), database_url=url)
-        quiet()
-        async with app.router.lifespan_context(app):
-            transport = httpx.ASGITransport(app=app)
-            async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-                started = time.perf_counter()
-                await post_all(client, batches, args.readers)
-                accepted = time.perf_counter() - started
-                await wait_processed(url)
-                processed = time.perf_counter() - started
-        done = await outcome(url)
-        copy = await copy_baseline(url, batches)
+        accepted, processed, done, copy = await run_through_app(url, batches)
     n = args.reads
     assert done["folded"] == n, f"{done['folded']} of {n} reads in events"
     setup = (

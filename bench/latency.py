@@ -13,16 +13,12 @@ import time
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-import asyncpg
 import httpx
 
 from bench.common import (
     ADMIN,
-    COPY_TABLE,
     PASSWORD,
     Figure,
-    copy_records,
-    driver_url,
     median,
     percentile,
     quiet,
@@ -30,6 +26,7 @@ from bench.common import (
     report,
     seed_floor,
 )
+from bench.ingest import copy_baseline
 from tagtrack.core.config import Settings
 from tagtrack.core.migrate import upgrade
 from tagtrack.main import create_app
@@ -53,7 +50,7 @@ async def main(args: argparse.Namespace) -> None:
         upgrade(url)
         floor = await seed_floor(url, args.readers, args.things)
         batches = reader_traffic(floor, reads, batch=args.batch)
-        copy_ms = await copy_round_trips(url, batches)
+        copy_ms = [s * 1000 for s in await copy_baseline(url, batches[:200])]
         app = create_app(Settings(log_json=True, ingest_max_pending=10**9), database_url=url)
         quiet()
         accepted: list[float] = []
@@ -131,23 +128,6 @@ async def main(args: argparse.Namespace) -> None:
             ),
         ],
     )  # fmt: skip
-
-
-async def copy_round_trips(
-    url: str, batches: Sequence[tuple[str, list[dict[str, object]]]]
-) -> list[float]:
-    connection = await asyncpg.connect(driver_url(url))
-    try:
-        await connection.execute(COPY_TABLE)
-        samples = []
-        for key, body in batches[:200]:
-            records = copy_records(key, body)
-            started = time.perf_counter()
-            await connection.copy_records_to_table("copied", records=records)
-            samples.append((time.perf_counter() - started) * 1000)
-        return samples
-    finally:
-        await connection.close()
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ and the zone durations of 30 days (the report's call, up to 10,000 rows).
 import argparse
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import asyncpg
@@ -26,6 +26,7 @@ from bench.common import (
     quiet,
     report,
     seed_floor,
+    timed,
 )
 from tagtrack.core.config import Settings
 from tagtrack.core.migrate import upgrade
@@ -131,17 +132,6 @@ async def generate(url: str, floor: Floor, events: int, now: datetime) -> float:
     finally:
         await connection.close()
     return time.perf_counter() - started
-
-
-async def timed(count: int, call: Callable[[], Awaitable[object]]) -> list[float]:
-    for _ in range(3):  # warm caches and prepared statements
-        await call()
-    samples = []
-    for _ in range(count):
-        started = time.perf_counter()
-        await call()
-        samples.append((time.perf_counter() - started) * 1000)
-    return samples
 
 
 async def main(args: argparse.Namespace) -> None:
