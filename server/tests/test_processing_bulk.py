@@ -1,5 +1,7 @@
 """Processing in large batches: thousands of reads folded, placed and written in bulk."""
 
+from typing import Any
+
 from sqlalchemy import func, select
 
 from tagtrack.models import Event, PendingRead, Thing, ThingTag
@@ -69,3 +71,29 @@ async def test_many_unknown_tags_are_enrolled_in_one_batch(floor: Floor) -> None
         ).all()
     assert sorted(t for _, t, _ in events) == sorted(tags)
     assert {(count, last) for count, _, last in events} == {(2, at(10))}
+
+
+async def test_zone_durations_list_closed_and_open_visits_with_names(
+    org_factory: Any, floor: Floor
+) -> None:
+    org = await org_factory()
+    mine = Floor(org.id, org.site_ids[0], floor.sessionmaker, floor.settings, floor.client)
+    dock, gate = await mine.endpoint("Dock"), await mine.endpoint("Gate")
+    bay = await mine.zone("Bay", gates=[(dock, "IN", -1)])
+    yard = await mine.zone("Yard", gates=[(gate, "IN", -1)])
+    tag = epc()
+    thing = await mine.thing("Pallet 7", tag)
+    await mine.read(dock, tag, 0)
+    await mine.read(gate, tag, 90)
+    response = await org.client("Viewer").get("/api/zonedurations", params={"thing": thing.id})
+    assert response.status_code == 200 and response.headers["x-total-count"] == "2"
+    open_visit, closed = response.json()  # newest first
+    assert (closed["zone"], closed["zoneName"], closed["thingName"]) == (
+        bay.id,
+        bay.name,
+        "Pallet 7",
+    )
+    assert (closed["timeEnd"], closed["timeDuration"]) == (iso(90), 90 * 1_000_000_000)
+    assert (open_visit["zone"], open_visit["zoneName"]) == (yard.id, yard.name)
+    assert open_visit["timeEnd"].startswith("0001-01-01") and open_visit["timeDuration"] > 0
+    assert open_visit["site"] == org.site_ids[0] and open_visit["thing"] == thing.id
