@@ -28,6 +28,7 @@ from bench.common import (
 from tagtrack.core.config import Settings
 from tagtrack.core.migrate import upgrade
 from tagtrack.main import create_app
+from tagtrack.processing.worker import ProcessingWorker
 from tests.database import fresh_database
 
 
@@ -118,12 +119,32 @@ async def run_through_app(
     return accepted, processed, await outcome(url), copy
 
 
+async def processing_alone(url: str, batches: Sequence[Batch]) -> float:
+    """Queue every batch with the worker stopped, then seconds for one worker to drain it:
+    processing's own rate, without the HTTP stack sharing its process."""
+    settings = Settings(log_json=True, ingest_max_pending=10**9, processing=False)
+    app = create_app(settings, database_url=url)
+    quiet()
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+            await post_all(client, batches)
+        started = time.perf_counter()
+        await ProcessingWorker(app.state.sessionmaker, settings).drain()
+        return time.perf_counter() - started
+
+
 async def main(args: argparse.Namespace) -> None:
     with fresh_database() as url:
         upgrade(url)
         floor = await seed_floor(url, args.readers, args.things)
         batches = reader_traffic(floor, args.reads, batch=args.batch, repeats=args.repeats)
         accepted, processed, done, copy = await run_through_app(url, batches)
+    with fresh_database() as url:
+        upgrade(url)
+        floor = await seed_floor(url, args.readers, args.things)
+        batches = reader_traffic(floor, args.reads, batch=args.batch, repeats=args.repeats)
+        alone = await processing_alone(url, batches)
     n = args.reads
     assert done["folded"] == n, f"{done['folded']} of {n} reads in events"
     setup = (
@@ -141,6 +162,7 @@ async def main(args: argparse.Namespace) -> None:
                 target=">= 50000 and >= 0.25 of COPY",
             ),
             Figure("end to end / COPY", copy / processed, "x", "COPY / COPY", 1.0),
+            Figure("processing alone (queued)", n / alone, "reads/s", "raw COPY", n / copy),
         ],
     )  # fmt: skip
 
