@@ -3,27 +3,21 @@
 import argparse
 import asyncio
 import statistics
-import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 
 import asyncpg
 import httpx
 from sqlalchemy import insert
 
+from bench.common import PASSWORD, admin_row, bench_org, timed
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.core.ids import ALL_SITES_ID, new_id
 from tagtrack.core.migrate import upgrade
 from tagtrack.core.security import hash_password
 from tagtrack.main import create_app
 from tagtrack.models import User
-from tagtrack.orgs.repository import OrganizationRepository
-from tagtrack.orgs.service import OrganizationService
-from tagtrack.roles.repository import RoleRepository
-from tagtrack.roles.rules import ADMINISTRATOR
 from tests.database import fresh_database
 
-PASSWORD = "Bench-Marking-Password-1"
 RAW_PAGE = """
 SELECT id, name, username, role_ids, site_ids FROM users
 WHERE org_id = $1 AND (name ILIKE $2 OR username ILIKE $2)
@@ -43,38 +37,21 @@ async def _seed(url: str, users: int) -> tuple[str, str]:
     engine = create_engine(url)
     maker = create_sessionmaker(engine)
     async with maker() as session, session.begin():
-        org = await OrganizationService(
-            OrganizationRepository(session), RoleRepository(session)
-        ).create_organization("Bench Org", "bench")
-        roles = {r.name: r.id for r in await RoleRepository(session).list_for_org(org.id)}
+        org_id, role_id = await bench_org(session)
         hashed = hash_password(PASSWORD)
         rows = [
-            {
-                "id": new_id(),
-                "org_id": org.id,
-                "name": f"Worker {i:05d} {'Smith' if i % 7 else 'Jones'}",
-                "username": f"user{i}@bench.example.com",
-                "password_hash": hashed,
-                "role_ids": [roles[ADMINISTRATOR]],
-                "site_ids": [ALL_SITES_ID],
-                "active": True,
-                "failed_logins": 0,
-                "locked": False,
-            }
+            admin_row(
+                org_id,
+                role_id,
+                f"Worker {i:05d} {'Smith' if i % 7 else 'Jones'}",
+                f"user{i}@bench.example.com",
+                hashed,
+            )
             for i in range(users)
         ]
         await session.execute(insert(User), rows)
     await engine.dispose()
-    return org.id, "user0@bench.example.com"
-
-
-async def _timed(count: int, call: Callable[[], Awaitable[object]]) -> list[float]:
-    samples = []
-    for _ in range(count):
-        started = time.perf_counter()
-        await call()
-        samples.append((time.perf_counter() - started) * 1000)
-    return samples
+    return org_id, "user0@bench.example.com"
 
 
 def _summary(samples: list[float]) -> str:
@@ -108,10 +85,10 @@ async def main(args: argparse.Namespace) -> None:
                         await connection.fetch(RAW_PAGE, org_id, "%smith%")
                         await connection.fetchval(RAW_COUNT, org_id, "%smith%")
 
-                    await _timed(20, via_api)
-                    await _timed(20, via_sql)
-                    api = await _timed(args.requests, via_api)
-                    raw = await _timed(args.requests, via_sql)
+                    await timed(20, via_api)
+                    await timed(20, via_sql)
+                    api = await timed(args.requests, via_api)
+                    raw = await timed(args.requests, via_sql)
                 finally:
                     await connection.close()
     print(f"GET /api/users page of 25 over {args.users} users, {args.requests} requests")

@@ -125,9 +125,16 @@ class EventRepository(Repository[Event]):
             .offset(page * limit)
             .subquery()
         )
+        # Plain columns, not entities: a report asks for up to 10,000 visits at once.
         stmt = (
             select(
-                ZoneDuration,
+                ZoneDuration.id,
+                ZoneDuration.site_id,
+                ZoneDuration.thing_id,
+                ZoneDuration.zone_id,
+                ZoneDuration.time_start,
+                ZoneDuration.time_end,
+                ZoneDuration.time_duration,
                 visited.name.label("thing_name"),
                 Zone.name.label("zone_name"),
             )

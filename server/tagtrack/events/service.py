@@ -162,18 +162,17 @@ class EventService:
 
     @staticmethod
     def _duration(row: Any, now: datetime) -> ZoneDurationRead:
-        visit = row.ZoneDuration
-        length = visit.time_duration
-        if visit.time_end is None:
-            length = nanoseconds(now - visit.time_start)
+        length = row.time_duration
+        if row.time_end is None:
+            length = nanoseconds(now - row.time_start)
         return ZoneDurationRead(
-            id=visit.id,
-            thing=visit.thing_id,
+            id=row.id,
+            thing=row.thing_id,
             thingName=row.thing_name or "",
-            zone=visit.zone_id,
+            zone=row.zone_id,
             zoneName=row.zone_name or "",
-            timeStart=visit.time_start,
-            timeEnd=or_unset(visit.time_end),
+            timeStart=row.time_start,
+            timeEnd=or_unset(row.time_end),
             timeDuration=length,
-            site=visit.site_id,
+            site=row.site_id,
         )

@@ -1,14 +1,25 @@
-"""The SQL of processing: load what a batch of reads touches, in a few queries."""
+"""The SQL of processing: load what a batch of reads touches, in a few queries.
+
+Writes are set-based: new rows go in with COPY, changed rows with one
+`UPDATE ... FROM unnest(...)` per table. Both run on the session's own connection, in its
+transaction, straight through the driver: at thousands of rows a batch, per-row ORM work or
+executemany round trips cost more than the database work itself.
+"""
 
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, text, tuple_, update
-from sqlalchemy.dialects.postgresql import distinct_on
+import asyncpg
+import orjson
+from sqlalchemy import Integer, String, delete, func, insert, select, text, true
+from sqlalchemy import cast as sa_cast
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.exc import DBAPIError
 
 from tagtrack.kit.repository import Repository
 from tagtrack.models import (
@@ -26,6 +37,7 @@ from tagtrack.models import (
     ZoneDuration,
     ZoneGate,
 )
+from tagtrack.models.base import utcnow
 
 FoldKey = tuple[str, int, str]
 
@@ -37,6 +49,71 @@ EVENT_COLUMNS = (
 VISIT_COLUMNS = (
     "id", "org_id", "site_id", "thing_id", "zone_id", "time_start", "time_end", "time_duration",
 )  # fmt: skip
+READ_COLUMNS = (
+    "id", "endpoint_id", "tag", "antenna", "time", "rssi", "direction", "tamper", "data",
+    "zone_id",
+)  # fmt: skip
+THING_STATE_COLUMNS = (
+    "id", "org_id", "site_id", "zone_id", "last_event", "last_endpoint_time", "last_zone_time",
+    "last_zone_read", "endpoint_id", "direction", "location_tag_id", "xy", "map_id",
+    "alarm_tamper", "alarm_tamper_tag", "alarm_tamper_time", "data",
+)  # fmt: skip
+# What processing changes in a stored row, with the type each column travels as in unnest().
+EVENT_CHANGES = {
+    "thing_id": "varchar", "time": "timestamptz", "first_time": "timestamptz",
+    "repeat_count": "bigint", "direction": "varchar", "zone_id": "varchar",
+    "alarm_tamper": "boolean", "data": "jsonb",
+}  # fmt: skip
+VISIT_CHANGES = {"time_end": "timestamptz", "time_duration": "bigint"}
+THING_CHANGES = {
+    "site_id": "varchar", "zone_id": "varchar", "last_event": "timestamptz",
+    "last_endpoint_time": "timestamptz", "last_zone_time": "timestamptz",
+    "last_zone_read": "timestamptz", "endpoint_id": "varchar", "direction": "varchar",
+    "location_tag_id": "varchar", "xy": "float8[]", "map_id": "varchar",
+    "alarm_tamper": "boolean", "alarm_tamper_tag": "varchar", "alarm_tamper_time": "timestamptz",
+    "data": "jsonb",
+}  # fmt: skip
+
+
+@dataclass(slots=True)
+class ReadRow:
+    """A pending read as processing sees it: plain data, no ORM identity."""
+
+    id: int
+    endpoint_id: str
+    tag: str
+    antenna: int
+    time: datetime
+    rssi: float | None
+    direction: str
+    tamper: bool
+    data: dict[str, Any]
+    zone_id: str | None
+
+
+@dataclass(slots=True)
+class ThingRow:
+    """The state columns of a thing while a batch works on it."""
+
+    id: str
+    org_id: str
+    site_id: str
+    zone_id: str | None
+    last_event: datetime | None
+    last_endpoint_time: datetime | None
+    last_zone_time: datetime | None
+    last_zone_read: datetime | None
+    endpoint_id: str | None
+    direction: str
+    location_tag_id: str | None
+    xy: list[float]
+    map_id: str
+    alarm_tamper: bool
+    alarm_tamper_tag: str
+    alarm_tamper_time: datetime | None
+    data: dict[str, Any]
+    stored: bool = True
+    dirty: bool = False
 
 
 @dataclass(slots=True)
@@ -79,6 +156,33 @@ class VisitRow:
     dirty: bool = False
 
 
+def _any(values: Iterable[str]) -> Any:
+    """`= ANY(array)`: one parameter, one cached statement, however many values a batch has."""
+    return func.any(sa_cast(list(values), ARRAY(String)))
+
+
+@asynccontextmanager
+async def _as_dbapi_error(statement: str) -> AsyncIterator[None]:
+    """Driver errors as SQLAlchemy raises them, so callers tell bad data from a lost database."""
+    try:
+        yield
+    except asyncpg.PostgresError as exc:
+        raise DBAPIError(statement, None, exc) from exc
+
+
+def _copy_value(value: Any) -> Any:
+    # The driver's jsonb codec takes text.
+    return orjson.dumps(value).decode() if isinstance(value, dict) else value
+
+
+def _unnest_value(kind: str, value: Any) -> Any:
+    if kind == "jsonb":
+        return orjson.dumps(value).decode()
+    if kind == "float8[]":
+        return "{" + ",".join(repr(float(v)) for v in value) + "}"
+    return value
+
+
 def org_lock_key(org_id: str) -> int:
     """One advisory lock per organisation: its reads are processed by one worker at a time."""
     return zlib.crc32(f"processing:{org_id}".encode())
@@ -100,18 +204,22 @@ class ProcessingRepository(Repository[PendingRead]):
         rows = await self.session.execute(select(PendingRead.org_id).distinct())
         return list(rows.scalars())
 
-    async def pending(self, org_id: str, limit: int) -> Sequence[PendingRead]:
-        # Oldest acknowledged first; reads are then ordered by their own time.
-        stmt = (
-            select(PendingRead)
-            .where(PendingRead.org_id == org_id)
-            .order_by(PendingRead.id)
-            .limit(limit)
+    async def pending(self, org_id: str, limit: int) -> list[ReadRow]:
+        """The oldest acknowledged reads; they are then ordered by their own time.
+
+        Fetched straight through the driver: thousands of rows a batch, and the ORM's
+        result processing costs more than the query.
+        """
+        sql = (
+            f"SELECT {', '.join(READ_COLUMNS)} FROM pending_reads WHERE org_id = $1 "
+            "ORDER BY id LIMIT $2"
         )
-        return (await self.session.scalars(stmt)).all()
+        driver = await self._driver()
+        return [ReadRow(*record) for record in await driver.fetch(sql, org_id, limit)]
 
     async def delete_pending(self, ids: Sequence[int]) -> None:
-        await self.session.execute(delete(PendingRead).where(PendingRead.id.in_(ids)))
+        stmt = delete(PendingRead).where(PendingRead.id == func.any(list(ids)))
+        await self.session.execute(stmt.execution_options(synchronize_session=False))
 
     async def endpoints(self, org_id: str, ids: Iterable[str]) -> dict[str, Endpoint]:
         stmt = (
@@ -138,7 +246,9 @@ class ProcessingRepository(Repository[PendingRead]):
         return {row.id: row for row in await self.session.scalars(stmt)}
 
     async def location_tags(self, org_id: str, tags: Iterable[str]) -> dict[str, LocationTag]:
-        stmt = select(LocationTag).where(LocationTag.org_id == org_id, LocationTag.tag.in_(tags))
+        stmt = select(LocationTag).where(
+            LocationTag.org_id == org_id, LocationTag.tag == _any(tags)
+        )
         return {row.tag: row for row in await self.session.scalars(stmt)}
 
     async def location_tags_by_id(self, ids: Iterable[str]) -> dict[str, LocationTag]:
@@ -147,7 +257,7 @@ class ProcessingRepository(Repository[PendingRead]):
 
     async def thing_ids_by_tag(self, org_id: str, tags: Iterable[str]) -> dict[str, str]:
         stmt = select(ThingTag.tag, ThingTag.thing_id).where(
-            ThingTag.org_id == org_id, ThingTag.tag.in_(list(tags))
+            ThingTag.org_id == org_id, ThingTag.tag == _any(tags)
         )
         return {tag: thing_id for tag, thing_id in (await self.session.execute(stmt)).all()}
 
@@ -160,22 +270,44 @@ class ProcessingRepository(Repository[PendingRead]):
         rows = (await self.session.execute(stmt)).all()
         return {site_id: value.strip().upper() for site_id, value in rows}
 
-    async def things_for_update(self, ids: Iterable[str]) -> dict[str, Thing]:
-        stmt = select(Thing).where(Thing.id.in_(sorted(set(ids)))).order_by(Thing.id)
-        return {row.id: row for row in await self.session.scalars(stmt.with_for_update())}
+    async def things_for_update(self, ids: Iterable[str]) -> dict[str, ThingRow]:
+        columns = [getattr(Thing, name) for name in THING_STATE_COLUMNS]
+        stmt = select(*columns).where(Thing.id == _any(sorted(set(ids)))).order_by(Thing.id)
+        rows = await self.session.execute(stmt.with_for_update(of=Thing))
+        return {row.id: ThingRow(*row) for row in rows}
 
     async def latest_events(self, keys: Iterable[FoldKey]) -> dict[FoldKey, EventRow]:
-        """The newest event of each (endpoint, antenna, tag): the one a read may fold into."""
+        """The newest event of each (endpoint, antenna, tag): the one a read may fold into.
+
+        One backward step down ix_events_fold per key (a lateral join over the keys): an
+        IN list of thousands of tuples with DISTINCT ON reads every event of those keys.
+        """
         wanted = list(set(keys))
         if not wanted:
             return {}
+        endpoint_ids, antennas, tags = (list(column) for column in zip(*wanted, strict=True))
+        keyed = select(
+            func.unnest(
+                sa_cast(endpoint_ids, ARRAY(String)),
+                sa_cast(antennas, ARRAY(Integer)),
+                sa_cast(tags, ARRAY(String)),
+            )
+            .table_valued("endpoint_id", "antenna", "tag")
+            .render_derived(with_types=False)
+        ).subquery("wanted")
         columns = [getattr(Event, name) for name in EVENT_COLUMNS]
-        stmt = (
+        newest = (
             select(*columns)
-            .where(tuple_(Event.endpoint_id, Event.antenna, Event.tag).in_(wanted))
-            .ext(distinct_on(Event.endpoint_id, Event.antenna, Event.tag))
-            .order_by(Event.endpoint_id, Event.antenna, Event.tag, Event.time.desc())
+            .where(
+                Event.endpoint_id == keyed.c.endpoint_id,
+                Event.antenna == keyed.c.antenna,
+                Event.tag == keyed.c.tag,
+            )
+            .order_by(Event.time.desc())
+            .limit(1)
+            .lateral("newest")
         )
+        stmt = select(newest).select_from(keyed).join(newest, true())
         latest = {}
         for row in (await self.session.execute(stmt)).mappings():
             event = EventRow(**row, stored=True)
@@ -185,53 +317,113 @@ class ProcessingRepository(Repository[PendingRead]):
     async def open_visits(self, thing_ids: Iterable[str]) -> dict[str, VisitRow]:
         columns = [getattr(ZoneDuration, name) for name in VISIT_COLUMNS]
         stmt = select(*columns).where(
-            ZoneDuration.thing_id.in_(list(thing_ids)), ZoneDuration.time_end.is_(None)
+            ZoneDuration.thing_id == _any(thing_ids), ZoneDuration.time_end.is_(None)
         )
         rows = (await self.session.execute(stmt)).mappings()
         return {row["thing_id"]: VisitRow(**row, stored=True) for row in rows}
 
-    async def write_events(self, events: Iterable["EventRow"]) -> None:
-        await self._write(Event, EVENT_COLUMNS, events)
+    async def write_events(self, events: Iterable[EventRow]) -> None:
+        await self._write("events", EVENT_COLUMNS, EVENT_CHANGES, events)
 
-    async def write_visits(self, visits: Iterable["VisitRow"]) -> None:
-        await self._write(ZoneDuration, VISIT_COLUMNS, visits)
+    async def write_visits(self, visits: Iterable[VisitRow]) -> None:
+        await self._write("zone_durations", VISIT_COLUMNS, VISIT_CHANGES, visits)
+
+    async def write_things(self, things: Iterable[ThingRow]) -> None:
+        """State of stored things; new things are inserted first by `enroll`."""
+        changed = [t for t in things if t.stored and t.dirty]
+        await self._update("things", THING_CHANGES, changed, modified=True)
+
+    async def enroll(self, things: Sequence[ThingRow], tags: dict[str, str]) -> None:
+        """Auto-enrolled things: an item named by its tag, with its state so far."""
+        if not things:
+            return
+        now = utcnow()
+        rows = []
+        for thing in things:
+            values = {name: getattr(thing, name) for name in THING_STATE_COLUMNS}
+            tag = tags[thing.id]
+            rows.append(
+                values
+                | {"thing_class": "item", "name": tag, "tag1": tag}
+                | {"time_created": now, "time_modified": now}
+            )
+        await self.session.execute(insert(Thing), rows)
+        await self.session.execute(
+            insert(ThingTag),
+            [{"org_id": t.org_id, "tag": tags[t.id], "thing_id": t.id} for t in things],
+        )
+
+    async def _driver(self) -> asyncpg.Connection:
+        connection = await self.session.connection()
+        raw = await connection.get_raw_connection()
+        return raw.driver_connection
 
     async def _write(
         self,
-        model: type[Event] | type[ZoneDuration],
+        table: str,
         columns: tuple[str, ...],
+        changes: dict[str, str],
         rows: Iterable[Any],
     ) -> None:
-        """Changed rows in one executemany update, then new ones in one multi-row insert.
+        """Changed rows in one set-based update, then new ones with one COPY.
 
         Updates go first: a closed visit must be closed before the thing's next one opens.
         """
         created, changed = [], []
         for row in rows:
-            values = {name: getattr(row, name) for name in columns}
             if not row.stored:
-                created.append(values)
+                created.append(row)
             elif row.dirty:
-                changed.append(values)
-        if changed:
-            await self.session.execute(update(model), changed)
+                changed.append(row)
+        await self._update(table, changes, changed)
         if created:
-            await self.session.execute(insert(model), created)
+            records = [
+                tuple(_copy_value(getattr(row, name)) for name in columns) for row in created
+            ]
+            driver = await self._driver()
+            async with _as_dbapi_error(f"COPY {table}"):
+                await driver.copy_records_to_table(table, records=records, columns=columns)
 
-    async def expired_residents(self, now: datetime, limit: int) -> list[tuple[Thing, Zone]]:
+    async def _update(
+        self, table: str, changes: dict[str, str], rows: Sequence[Any], *, modified: bool = False
+    ) -> None:
+        if not rows:
+            return
+        names = list(changes)
+        # Arrays and JSON travel as text: unnest() would flatten an array of arrays.
+        arrays = [[row.id for row in rows]] + [
+            [_unnest_value(changes[name], getattr(row, name)) for row in rows] for name in names
+        ]
+        casts = ["$1::varchar[]"] + [
+            f"${n}::{'text' if changes[name] in ('jsonb', 'float8[]') else changes[name]}[]"
+            for n, name in enumerate(names, start=2)
+        ]
+        assignments = [f"{name} = v.{name}::{changes[name]}" for name in names]
+        if modified:
+            assignments.append("time_modified = now()")
+        sql = (
+            f"UPDATE {table} AS t SET {', '.join(assignments)} "
+            f"FROM unnest({', '.join(casts)}) AS v(id, {', '.join(names)}) WHERE t.id = v.id"
+        )
+        driver = await self._driver()
+        async with _as_dbapi_error(sql):
+            await driver.execute(sql, *arrays)
+
+    async def expired_residents(self, now: datetime, limit: int) -> list[tuple[ThingRow, Zone]]:
         """Things not read in their zone for longer than the zone's kill delay."""
         deadline = Thing.last_zone_read + func.make_interval(
             0, 0, 0, 0, 0, 0, Zone.kill_duration * 3600
         )
+        columns = [getattr(Thing, name) for name in THING_STATE_COLUMNS]
         stmt = (
-            select(Thing, Zone)
+            select(*columns, Zone)
             .join(Zone, Zone.id == Thing.zone_id)
             .where(Zone.kill_duration > 0, Thing.last_zone_read.is_not(None), deadline <= now)
             .order_by(Thing.id)
             .limit(limit)
             .with_for_update(of=Thing, skip_locked=True)
         )
-        return [(thing, zone) for thing, zone in (await self.session.execute(stmt)).all()]
+        return [(ThingRow(*row[:-1]), row[-1]) for row in await self.session.execute(stmt)]
 
     async def overstays(
         self, now: datetime, since: timedelta, limit: int

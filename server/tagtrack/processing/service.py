@@ -1,8 +1,9 @@
 """Processing rules (DESIGN section 6), applied to a batch of reads in time order.
 
-A batch is loaded in a few queries, applied in memory and written back by the session's
-unit of work. The caller holds the organisation's advisory lock, so batches of one
-organisation never interleave and thing state stays consistent across processes.
+A batch is loaded in a few queries, applied in memory on plain rows and written back with a
+few set-based statements (see the repository). The caller holds the organisation's advisory
+lock, so batches of one organisation never interleave and thing state stays consistent
+across processes.
 """
 
 import logging
@@ -16,19 +17,20 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tagtrack.core.config import Settings
 from tagtrack.core.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.core.mail import Mailer
-from tagtrack.models import (
-    Endpoint,
-    LocationTag,
-    PendingRead,
-    Thing,
-    ThingTag,
-    TrackingException,
-    Zone,
-    ZoneGate,
+from tagtrack.models import Endpoint, LocationTag, PendingRead, TrackingException, Zone, ZoneGate
+from tagtrack.processing.repository import (
+    EventRow,
+    FoldKey,
+    ProcessingRepository,
+    ReadRow,
+    ThingRow,
+    VisitRow,
 )
-from tagtrack.processing.repository import EventRow, FoldKey, ProcessingRepository, VisitRow
 
 log = logging.getLogger("tagtrack.processing")
+
+# Queued reads arrive as plain rows; a manual event is a PendingRead never stored.
+AnyRead = ReadRow | PendingRead
 
 ENTERING = ("IN", "NEAR")
 LEAVING = ("OUT", "GONE")
@@ -91,11 +93,14 @@ class BatchProcessor:
         self.location_hold = timedelta(seconds=settings.location_hold_seconds)
         self.outcome = Outcome()
         self.visits: dict[str, VisitRow] = {}
+        self.things: dict[str, ThingRow] = {}
+        # Auto-enrolled things by id, with the tag that named them.
+        self.enrolled: dict[str, str] = {}
         # Rows to write back when the batch ends, by id.
         self.changed_events: dict[str, EventRow] = {}
         self.changed_visits: dict[str, VisitRow] = {}
 
-    async def run(self, reads: Sequence[PendingRead]) -> Outcome:
+    async def run(self, reads: Sequence[AnyRead]) -> Outcome:
         ordered = sorted(reads, key=lambda r: (r.time, r.id or 0))
         tags = {r.tag for r in ordered}
         self.endpoints = await self.repository.endpoints(
@@ -132,11 +137,15 @@ class BatchProcessor:
 
     async def finish(self) -> None:
         # Things (and new ones' tags) first: visits and events refer to them.
-        await self.session.flush()
+        await self.session.flush()  # endpoints' held location tags
+        await self.repository.enroll(
+            [t for t in self.things.values() if not t.stored], self.enrolled
+        )
+        await self.repository.write_things(self.things.values())
         await self.repository.write_visits(self.changed_visits.values())
         await self.repository.write_events(self.changed_events.values())
 
-    def apply(self, read: PendingRead) -> None:
+    def apply(self, read: AnyRead) -> None:
         endpoint = self.endpoints.get(read.endpoint_id) if read.endpoint_id else None
         zone = self.zones.get(read.zone_id) if read.zone_id else None
         if endpoint is not None:
@@ -159,7 +168,7 @@ class BatchProcessor:
             self.update_state(thing, read, endpoint, site_id, placement)
         self.record_event(read, endpoint, site_id, thing, placement)
 
-    def place(self, read: PendingRead, endpoint: Endpoint | None, zone: Zone | None) -> Placement:
+    def place(self, read: AnyRead, endpoint: Endpoint | None, zone: Zone | None) -> Placement:
         if zone is not None:  # a manual event names its zone
             return Placement(enter=zone, direction="IN")
         assert endpoint is not None
@@ -203,7 +212,7 @@ class BatchProcessor:
             return None
         return self.locations_by_id.get(endpoint.location_tag_id)
 
-    def thing_for(self, read: PendingRead, endpoint: Endpoint | None, site_id: str) -> Thing | None:
+    def thing_for(self, read: AnyRead, endpoint: Endpoint | None, site_id: str) -> ThingRow | None:
         prefix = self.prefixes.get(site_id, "")
         # With a site tag prefix, a thing may be stored with or without it.
         for tag in (read.tag, prefix + read.tag, read.tag.removeprefix(prefix)):
@@ -212,31 +221,40 @@ class BatchProcessor:
                 return self.things.get(thing_id)
         if endpoint is None or not endpoint.auto_enroll:
             return None
-        thing = Thing(
+        thing = ThingRow(
             id=new_id(),
             org_id=self.org_id,
             site_id=site_id,
-            thing_class="item",
-            name=read.tag,
-            tag1=read.tag,
-            data={},
+            zone_id=None,
+            last_event=None,
+            last_endpoint_time=None,
+            last_zone_time=None,
+            last_zone_read=None,
+            endpoint_id=None,
+            direction="",
+            location_tag_id=None,
             xy=list(endpoint.xy) if endpoint.auto_enroll_location else [0, 0],
             map_id=endpoint.map_id if endpoint.auto_enroll_location else "",
+            alarm_tamper=False,
+            alarm_tamper_tag="",
+            alarm_tamper_time=None,
+            data={},
+            stored=False,
         )
-        self.session.add(thing)
-        self.session.add(ThingTag(org_id=self.org_id, tag=read.tag, thing_id=thing.id))
+        self.enrolled[thing.id] = read.tag
         self.thing_ids[read.tag] = thing.id
         self.things[thing.id] = thing
         return thing
 
     def update_state(
         self,
-        thing: Thing,
-        read: PendingRead,
+        thing: ThingRow,
+        read: AnyRead,
         endpoint: Endpoint | None,
         site_id: str,
         placement: Placement,
     ) -> None:
+        thing.dirty = True
         if read.tamper and (
             thing.alarm_tamper_time is None or read.time >= thing.alarm_tamper_time
         ):
@@ -273,7 +291,7 @@ class BatchProcessor:
                 self.leave(thing, current, read.time)
             # Otherwise the kill delay, counted from the last read inside, takes it out.
 
-    def move(self, thing: Thing, zone: Zone | None, at: datetime) -> None:
+    def move(self, thing: ThingRow, zone: Zone | None, at: datetime) -> None:
         visit = self.visits.pop(thing.id, None)
         if visit is not None:
             end = max(at, visit.time_start)
@@ -281,6 +299,7 @@ class BatchProcessor:
             visit.time_duration = nanoseconds(end - visit.time_start)
             visit.dirty = True
             self.changed_visits[visit.id] = visit
+        thing.dirty = True
         thing.zone_id = zone.id if zone else None
         thing.last_zone_time = at
         thing.last_zone_read = at if zone else None
@@ -298,7 +317,7 @@ class BatchProcessor:
             self.visits[thing.id] = opened
             self.changed_visits[opened.id] = opened
 
-    def leave(self, thing: Thing, zone: Zone, at: datetime) -> None:
+    def leave(self, thing: ThingRow, zone: Zone, at: datetime) -> None:
         self.move(thing, None, at)
         if zone.kill_mode == KILL_SITE:
             thing.endpoint_id = None
@@ -306,10 +325,10 @@ class BatchProcessor:
 
     def record_event(
         self,
-        read: PendingRead,
+        read: AnyRead,
         endpoint: Endpoint | None,
         site_id: str,
-        thing: Thing | None,
+        thing: ThingRow | None,
         placement: Placement,
     ) -> None:
         thing_id = thing.id if thing else UNKNOWN_THING_ID
@@ -358,7 +377,7 @@ class BatchProcessor:
         if endpoint is not None and (last is None or read.time >= last.time):
             self.latest[key] = event
 
-    def process_exception(self, read: PendingRead, why: str) -> None:
+    def process_exception(self, read: AnyRead, why: str) -> None:
         site_id = None
         if read.zone_id and read.zone_id in self.zones:
             site_id = self.zones[read.zone_id].site_id
@@ -367,7 +386,7 @@ class BatchProcessor:
             return
         self.record_process_exception(read, site_id, why)
 
-    def record_process_exception(self, read: PendingRead, site_id: str, why: str) -> None:
+    def record_process_exception(self, read: AnyRead, site_id: str, why: str) -> None:
         self.session.add(
             TrackingException(
                 id=new_id(),
@@ -412,7 +431,7 @@ class ProcessingService:
             processor.record_process_exception(read, site_id, why)
         await self.repository.delete_pending([read.id])
 
-    async def process_now(self, org_id: str, reads: Sequence[PendingRead]) -> Outcome:
+    async def process_now(self, org_id: str, reads: Sequence[AnyRead]) -> Outcome:
         """Process reads that were never queued (manual events), waiting for the lock."""
         await self.repository.lock_org(org_id)
         return await BatchProcessor(self.session, self.settings, org_id).run(reads)
@@ -425,6 +444,7 @@ class ProcessingService:
             deadline = thing.last_zone_read + timedelta(hours=zone.kill_duration)
             processor = BatchProcessor(self.session, self.settings, thing.org_id)
             processor.visits = await self.repository.open_visits([thing.id])
+            processor.things[thing.id] = thing
             processor.leave(thing, zone, min(deadline, now))
             await processor.finish()
             outcome.processed += 1

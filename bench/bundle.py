@@ -1,0 +1,69 @@
+"""Console bundle sizes: gzipped JavaScript each route loads, from the built web/dist.
+
+A route loads the entry chunk and what it imports statically, then its page chunk (and
+for signed-in routes the layout) with their static imports. The baseline is the entry's
+own closure, which every route pays. Build first: `cd web && npm run build`.
+"""
+
+import argparse
+import gzip
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from bench.common import Figure, report
+
+DIST = Path(__file__).resolve().parents[1] / "web" / "dist"
+# Static imports in minified ES modules: `import{a as b}from"./x.js"`, `import"./x.js"`.
+STATIC_IMPORT = re.compile(r"""(?:\bimport|\bfrom)\s*["'](\./[^"']+\.js)["']""")
+ENTRY = re.compile(r'<script type="module"[^>]*src="/assets/([^"]+\.js)"')
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--dist", type=Path, default=DIST)
+    return parser.parse_args(argv)
+
+
+def closure(assets: Path, start: str) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        text = (assets / name).read_text(encoding="utf-8", errors="replace")
+        todo += [m.removeprefix("./") for m in STATIC_IMPORT.findall(text)]
+    return seen
+
+
+def gzipped(assets: Path, names: set[str]) -> float:
+    return sum(len(gzip.compress((assets / n).read_bytes(), 9)) for n in names) / 1024
+
+
+def main(args: argparse.Namespace) -> None:
+    assets = args.dist / "assets"
+    if not assets.is_dir():
+        print(f"bundle: no build at {args.dist}; run `cd web && npm run build` first")
+        return
+    match = ENTRY.search((args.dist / "index.html").read_text(encoding="utf-8"))
+    assert match, "no module entry in index.html"
+    entry = closure(assets, match.group(1))
+    pages = sorted(p.name for p in assets.glob("*Page-*.js"))
+    layout = next(iter(sorted(assets.glob("Layout-*.js"))), None)
+    shell = closure(assets, layout.name) if layout else set()
+    base = gzipped(assets, entry)
+    figures = []
+    for page in pages:
+        route = page.split("-")[0]
+        signed_out = route.startswith(("Login", "PasswordReset"))
+        names = entry | closure(assets, page) | (set() if signed_out else shell)
+        target = "login route" if route == "LoginPage" else ""
+        figures.append(Figure(route, gzipped(assets, names), "KiB gz", "entry", base, target))
+    total = gzipped(assets, {p.name for p in assets.glob("*.js")})
+    figures.append(Figure("all JavaScript", total, "KiB gz", "entry", base))
+    report("bundle", f"{len(pages)} routes from {args.dist}", figures)
+
+
+if __name__ == "__main__":
+    main(parse_args())
