@@ -1,4 +1,4 @@
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -10,17 +10,33 @@ class AuthRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def session_user(self, token_hash: str, now: datetime) -> User | None:
+    async def session_user(
+        self, token_hash: str, now: datetime, idle: timedelta, lifetime: timedelta
+    ) -> User | None:
+        """The session's user; a use pushes the idle deadline on, never past the lifetime."""
         stmt = (
-            select(User)
+            select(User, UserSession)
             .join(UserSession, UserSession.user_id == User.id)
             .where(
                 UserSession.token_hash == token_hash,
                 UserSession.expires_at > now,
+                UserSession.created_at > now - lifetime,
                 User.active.is_(True),
             )
         )
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+        row = (await self.session.execute(stmt)).one_or_none()
+        if row is None:
+            return None
+        user, user_session = row
+        deadline = min(now + idle, user_session.created_at + lifetime)
+        # Written at most once a minute per session, not on every request.
+        if abs(deadline - user_session.expires_at) > timedelta(minutes=1):
+            await self.session.execute(
+                update(UserSession)
+                .where(UserSession.token_hash == token_hash)
+                .values(expires_at=deadline)
+            )
+        return user
 
     async def add_session(self, user: User, token_hash: str, expires_at: datetime) -> None:
         self.session.add(

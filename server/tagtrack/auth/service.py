@@ -128,7 +128,8 @@ class AuthService:
         """A new session for the user (password or single sign-on)."""
         token = new_token()
         max_age = int(timedelta(days=self.settings.session_days).total_seconds())
-        expires = utcnow() + timedelta(seconds=max_age)
+        idle = timedelta(minutes=self.settings.session_idle_minutes)
+        expires = utcnow() + min(timedelta(seconds=max_age), idle)
         await self.repository.add_session(user, token_hash(token), expires)
         rules = await self.roles.rules_for_roles(user.org_id, user.role_ids)
         grants = merge_grants((r.resource, r.create, r.modify, r.delete) for r in rules)
