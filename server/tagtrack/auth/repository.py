@@ -56,6 +56,9 @@ class AuthRepository:
         stmt = select(func.count()).where(LoginFailure.client == client, LoginFailure.time > since)
         return int((await self.session.execute(stmt)).scalar_one())
 
+    async def unknown_username_locked(self, username: str, lock_after: int) -> bool:
+        return await unknown_failures(self.session, username) >= lock_after
+
     async def reset_failures(self, user: User) -> None:
         user.failed_logins = 0
 
@@ -66,12 +69,20 @@ class FailureRecorder:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self.sessionmaker = sessionmaker
 
-    async def record(self, client: str, user_id: str | None, lock_after: int) -> bool:
-        """Store the failure; return True when the account is now locked."""
+    async def record(
+        self, client: str, username: str, user_id: str | None, lock_after: int
+    ) -> bool:
+        """Store the failure; return True when the account is now locked.
+
+        An unknown username locks after as many failures as a real account, so the answers
+        never tell whether an account exists.
+        """
         async with self.sessionmaker() as session, session.begin():
-            session.add(LoginFailure(client=client))
+            # Only unknown usernames are counted by name; accounts count on the user row.
+            session.add(LoginFailure(client=client, username="" if user_id else username))
             if user_id is None:
-                return False
+                await session.flush()
+                return await unknown_failures(session, username) >= lock_after
             stmt = (
                 update(User)
                 .where(User.id == user_id)
@@ -86,3 +97,9 @@ class FailureRecorder:
     async def prune(self, before: datetime) -> None:
         async with self.sessionmaker() as session, session.begin():
             await session.execute(delete(LoginFailure).where(LoginFailure.time < before))
+
+
+async def unknown_failures(session: AsyncSession, username: str) -> int:
+    """Failed sign-ins kept for a username (used for usernames of no account)."""
+    stmt = select(func.count()).where(LoginFailure.username == username)
+    return int((await session.execute(stmt)).scalar_one())

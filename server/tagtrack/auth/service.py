@@ -80,16 +80,22 @@ class AuthService:
         recent = await self.repository.recent_failures(client, now - RATE_WINDOW)
         if recent >= self.settings.login_rate_limit_per_minute:
             raise RateLimited(RATE_LIMITED_MESSAGE)
+        typed = username.strip().lower()[:254]
+        lock_after = self.settings.login_lockout_failures
         user = await self.users.by_username(username.strip())
         if user is not None and host_org_id is not None and user.org_id != host_org_id:
             user = None
-        if user is not None and user.locked:
+        if (
+            user.locked
+            if user
+            else await self.repository.unknown_username_locked(typed, lock_after)
+        ):
             await self._failed(user, host_org_id, username, client, "account locked")
             raise AccountLocked(LOCKED_MESSAGE)
         valid = await verify_password_off_loop(user.password_hash if user else "", password)
         if user is None or not valid or not user.active:
             locked = await self.failures.record(
-                client, user.id if user else None, self.settings.login_lockout_failures
+                client, typed, user.id if user else None, lock_after
             )
             reason = "account locked" if locked else "invalid credentials"
             await self._failed(user, host_org_id, username, client, reason)
