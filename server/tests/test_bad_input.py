@@ -6,6 +6,8 @@ import json
 import pytest
 from fastapi import FastAPI
 
+from tagtrack.core.ids import is_id
+from tagtrack.images.storage import LocalStorage, image_key
 from tests.conftest import Org
 from tests.helpers import OTHER_ID, assert_error, site_body
 from tests.photos import jpeg
@@ -188,3 +190,52 @@ async def test_a_jpeg_html_polyglot_is_only_ever_served_as_an_inert_image(org_fa
     # The thumbnails are made from the decoded picture: the trailing HTML is gone.
     thumb = await client.get(f"/api/images/{image['id']}/thumb")
     assert b"<script>" not in thumb.content
+
+
+TRAVERSALS = (
+    "..%2F..%2F..%2Fetc%2Fpasswd",
+    "%2e%2e",
+    "0123456789abcdef01234567%0A",
+    "0123456789abcdef01234567%2F..%2F..",
+    "0123456789ABCDEF01234567",
+    "x" * 5000,
+)
+
+
+@pytest.mark.parametrize("bad", TRAVERSALS)
+async def test_ids_in_paths_never_reach_the_file_system(org_factory, bad: str) -> None:
+    org: Org = await org_factory()
+    admin = org.client("Administrator")
+    for path in (
+        f"/api/images/{bad}",
+        f"/api/images/{bad}/thumb",
+        f"/api/images/{bad}/mini",
+        f"/api/images/{bad}/zip",
+        f"/api/endpoints/config/{bad}",
+        f"/api/endpoints/statusfb/{bad}",
+        f"/api/endpoints/{bad}",
+    ):
+        response = await admin.get(path)
+        assert 400 <= response.status_code < 500, (path, response.text)
+        assert "root:" not in response.text
+        assert set(response.json()) == {"reason", "message"}
+
+
+def test_storage_keys_are_only_ever_server_made_ids(tmp_path) -> None:
+    good = "0123456789abcdef01234567"
+    assert image_key(good, good, "thumb") == f"{good}/{good}/thumb"
+    storage = LocalStorage(tmp_path)
+    for org_id, image_id in (
+        ("..", good),
+        (good, "../../etc/passwd"),
+        (good, good + "\n"),
+        (good.upper(), good),
+        (good, f"{good}/../{good}"),
+    ):
+        with pytest.raises(ValueError):
+            image_key(org_id, image_id, "original")
+        with pytest.raises(ValueError):
+            storage._path(f"{org_id}/{image_id}/original")
+    with pytest.raises(ValueError):
+        storage._path(f"{good}/{good}/original\n")
+    assert is_id(good) and not is_id(good + "\n") and not is_id(good.upper())

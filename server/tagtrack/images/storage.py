@@ -21,7 +21,7 @@ _KEY = re.compile(r"^[0-9a-f]{24}/[0-9a-f]{24}/(original|thumb|mini)$")
 
 def image_key(org_id: str, image_id: str, variant: Variant) -> str:
     key = f"{org_id}/{image_id}/{variant}"
-    if not _KEY.match(key):
+    if not _KEY.fullmatch(key):
         raise ValueError("not a storage key")
     return key
 
@@ -47,7 +47,8 @@ class LocalStorage:
         self.root = root
 
     def _path(self, key: str) -> Path:
-        if not _KEY.match(key):
+        # fullmatch: "$" alone would let a trailing newline through.
+        if not _KEY.fullmatch(key):
             raise ValueError("not a storage key")
         return self.root / key
 
