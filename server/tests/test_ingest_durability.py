@@ -11,7 +11,7 @@ import psycopg
 
 from tagtrack.core.db import sync_url
 from tests.database import fresh_database
-from tests.serve import free_port, serve
+from tests.serve import free_port, reader_key, serve
 
 READERS = 10
 READS_PER_BATCH = 5
@@ -55,28 +55,6 @@ class Reader:
                 n += 1
 
 
-def _setup(url: str) -> str:
-    """A site and an endpoint; returns the endpoint's key."""
-    with httpx.Client(base_url=url, timeout=10) as admin:
-        signed_in = admin.post(
-            "/api/auth/login", json={"username": ADMIN, "password": ADMIN_PASSWORD}
-        )
-        assert signed_in.status_code == 200, signed_in.text
-        site = admin.post(
-            "/api/sites",
-            json={
-                "name": "Durable Dock",
-                "description": "",
-                "startDate": "2024-03-01T08:00:00Z",
-                "timezone": {"id": "Europe/London"},
-            },
-        )
-        assert site.status_code == 201, site.text
-        endpoint = admin.post("/api/endpoints", json={"name": "Gate", "site": site.json()["_id"]})
-        assert endpoint.status_code == 201, endpoint.text
-        return str(endpoint.json()["key"])
-
-
 def test_a_killed_server_loses_no_acknowledged_read_and_counts_none_twice(tmp_path: Path) -> None:
     port = free_port()
     with fresh_database() as database_url:
@@ -90,7 +68,7 @@ def test_a_killed_server_loses_no_acknowledged_read_and_counts_none_twice(tmp_pa
         }
         stop = threading.Event()
         with serve(env, port=port) as first:
-            key = _setup(first.url)
+            key = reader_key(first.url, ADMIN, ADMIN_PASSWORD)
             readers = [Reader(n, first.url, key, stop) for n in range(READERS)]
             threads = [threading.Thread(target=r.run, daemon=True) for r in readers]
             for thread in threads:

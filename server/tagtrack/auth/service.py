@@ -77,28 +77,33 @@ class AuthService:
     ) -> SignedInSession:
         """Sign in; on an organisation's subdomain only that organisation's users may."""
         now = utcnow()
-        recent = await self.repository.recent_failures(client, now - RATE_WINDOW)
-        if recent >= self.settings.login_rate_limit_per_minute:
-            raise RateLimited(RATE_LIMITED_MESSAGE)
         typed = username.strip().lower()[:254]
         lock_after = self.settings.login_lockout_failures
-        user = await self.users.by_username(username.strip())
-        if user is not None and host_org_id is not None and user.org_id != host_org_id:
-            user = None
-        if (
-            user.locked
-            if user
-            else await self.repository.unknown_username_locked(typed, lock_after)
-        ):
-            await self._failed(user, host_org_id, username, client, "account locked")
+        # The checks before the slow password hash use a short session of their own: no
+        # database connection waits on the hash, so a burst of sign-ins starves nothing else.
+        async with self.failures.sessionmaker() as lookup:
+            checks = AuthRepository(lookup)
+            recent = await checks.recent_failures(client, now - RATE_WINDOW)
+            if recent >= self.settings.login_rate_limit_per_minute:
+                raise RateLimited(RATE_LIMITED_MESSAGE)
+            found = await UserRepository(lookup).by_username(username.strip())
+            if found is not None and host_org_id is not None and found.org_id != host_org_id:
+                found = None
+            if found is None:
+                locked = await checks.unknown_username_locked(typed, lock_after)
+            else:
+                locked = found.locked
+        if locked:
+            await self._failed(found, host_org_id, username, client, "account locked")
             raise AccountLocked(LOCKED_MESSAGE)
-        valid = await verify_password_off_loop(user.password_hash if user else "", password)
-        if user is None or not valid or not user.active:
+        valid = await verify_password_off_loop(found.password_hash if found else "", password)
+        user = await self.users.get(found.org_id, found.id) if found and valid else None
+        if user is None or not user.active:
             locked = await self.failures.record(
-                client, typed, user.id if user else None, lock_after
+                client, typed, found.id if found else None, lock_after
             )
             reason = "account locked" if locked else "invalid credentials"
-            await self._failed(user, host_org_id, username, client, reason)
+            await self._failed(found, host_org_id, username, client, reason)
             if locked:
                 raise AccountLocked(LOCKED_MESSAGE)
             raise Unauthorized(INVALID_MESSAGE, reason="invalid credentials")
