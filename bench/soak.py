@@ -95,14 +95,25 @@ async def reader(
             next_at += interval
 
 
-async def console(url: str, end: float, tally: Tally, offset: float) -> None:
-    async with httpx.AsyncClient(base_url=url, timeout=30) as client:
-        signed_in = await client.post(
-            "/api/auth/login", json={"username": ADMIN, "password": ADMIN_PASSWORD}
-        )
+async def sign_in(url: str, tally: Tally) -> str | None:
+    """A console's session token (sign-in is timed apart from the soak)."""
+    async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+        try:
+            signed_in = await client.post(
+                "/api/auth/login", json={"username": ADMIN, "password": ADMIN_PASSWORD}
+            )
+        except httpx.HTTPError as error:
+            tally.error(f"login {type(error).__name__}")
+            return None
         if signed_in.status_code != 200:
             tally.error(f"login {signed_in.status_code}")
-            return
+            return None
+        return signed_in.cookies.get("tagtrack_session")
+
+
+async def console(url: str, token: str, end: float, tally: Tally, offset: float) -> None:
+    cookies = {"tagtrack_session": token}
+    async with httpx.AsyncClient(base_url=url, timeout=30, cookies=cookies) as client:
         await asyncio.sleep(offset)
         while time.monotonic() < end:
             for path in ("/api/events?limit=25", "/api/endpoints/status"):
@@ -144,14 +155,19 @@ async def report(pid: int, end: float, every: float, tally: Tally, started: floa
 
 async def soak(url: str, pid: int, args: argparse.Namespace, key: str) -> Tally:
     tally = Tally()
+    signing_in = time.monotonic()
+    tokens = [
+        t for t in await asyncio.gather(*(sign_in(url, tally) for _ in range(args.consoles))) if t
+    ]
+    print(f"{len(tokens)} consoles signed in in {time.monotonic() - signing_in:.0f} s", flush=True)
     started = time.monotonic()
     end = started + args.minutes * 60
     per_reader = args.rate / args.batch / READERS
     tasks = [
         *(reader(url, key, per_reader, args.batch, end, tally, n) for n in range(READERS)),
         *(
-            console(url, end, tally, POLL_SECONDS * i / max(args.consoles, 1))
-            for i in range(args.consoles)
+            console(url, token, end, tally, POLL_SECONDS * i / len(tokens))
+            for i, token in enumerate(tokens)
         ),
     ]
     reporter = asyncio.create_task(report(pid, end, args.every, tally, started))
