@@ -1,5 +1,6 @@
 """Sign-in, session rotation and revocation, lockout, rate limiting, SSO availability."""
 
+import asyncio
 import itertools
 import statistics
 import time
@@ -322,3 +323,29 @@ async def test_an_unknown_username_locks_like_an_account(app, org_factory) -> No
     known, unknown = answers.values()
     assert known == unknown
     assert known[-1] == (401, "account locked")
+
+
+async def test_a_burst_of_sign_ins_does_not_hold_up_other_requests(
+    patient_app, org_factory
+) -> None:
+    """Password hashing is slow on purpose; no database connection may wait on it."""
+    org: Org = await org_factory()
+    finished: dict[str, float] = {}
+
+    async def sign_in(n: int) -> None:
+        async with make_client(patient_app, fresh_ip()) as client:
+            await login(client, f"burst{n}.{org.subdomain}@example.com", "Wrong-Password-1")
+        finished[f"sign-in {n}"] = time.perf_counter()
+
+    async def read(n: int) -> None:
+        await asyncio.sleep(0.2)  # once the sign-ins are waiting on their hashes
+        async with make_client(patient_app) as client:
+            client.cookies = org.client("Viewer").cookies
+            assert (await client.get("/api/zones")).status_code == 200
+        finished[f"read {n}"] = time.perf_counter()
+
+    await asyncio.gather(*(sign_in(n) for n in range(40)), *(read(n) for n in range(5)))
+    last_read = max(t for name, t in finished.items() if name.startswith("read"))
+    sign_ins = sorted(t for name, t in finished.items() if name.startswith("sign-in"))
+    # The reads did not queue behind the 40 hashes for database connections.
+    assert last_read < sign_ins[-10], (last_read, sign_ins)

@@ -59,6 +59,10 @@ class AuthRepository:
     async def unknown_username_locked(self, username: str, lock_after: int) -> bool:
         return await unknown_failures(self.session, username) >= lock_after
 
+    async def release_connection(self) -> None:
+        """End the read-only transaction so far; the session takes a connection again on use."""
+        await self.session.rollback()
+
     async def reset_failures(self, user: User) -> None:
         user.failed_logins = 0
 
