@@ -21,8 +21,9 @@ from tagtrack.core.db import create_engine, create_sessionmaker, resolve_databas
 from tagtrack.core.errors import NotFound, install_error_handlers
 from tagtrack.core.housekeeping import housekeeping
 from tagtrack.core.limits import BodySizeLimit
-from tagtrack.core.logging import configure_logging, observe_request, security_headers
+from tagtrack.core.logging import configure_logging, observe_request
 from tagtrack.core.signing import load_install_secret
+from tagtrack.core.web_security import SameOriginWrites, SecurityHeaders
 from tagtrack.demo.simulator import running_simulator
 from tagtrack.endpoints.router import router as endpoints_router
 from tagtrack.events.router import router as events_router
@@ -165,7 +166,6 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     app.state.storage = storage_from_settings(settings)
     install_error_handlers(app)
     app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)
-    app.add_middleware(BaseHTTPMiddleware, dispatch=security_headers)
     # Photo uploads may be larger than any JSON body: the file plus the multipart framing.
     upload_limit = MAX_UPLOAD_BYTES + 1024**2
     app.add_middleware(
@@ -176,6 +176,9 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
             ("POST", "/api/import/parse"): MAX_WORKBOOK_BYTES + 1024**2,
         },
     )
+    app.add_middleware(SameOriginWrites)
+    # Outermost, so refusals by the middlewares above carry the headers too.
+    app.add_middleware(SecurityHeaders, trusted_proxies=settings.trusted_proxies)
     app.include_router(api_router())
     app.include_router(probes)
     _mount_console(app, settings.web_dist)

@@ -96,3 +96,23 @@ def serve(
                 process.kill()
                 process.wait()
         reader.join(timeout=5)
+
+
+def reader_key(url: str, username: str, password: str, site_name: str = "Dock") -> str:
+    """Sign in, add a site and an endpoint on it; return the endpoint's key."""
+    with httpx.Client(base_url=url, timeout=10) as admin:
+        signed_in = admin.post("/api/auth/login", json={"username": username, "password": password})
+        assert signed_in.status_code == 200, signed_in.text
+        site = admin.post(
+            "/api/sites",
+            json={
+                "name": site_name,
+                "description": "",
+                "startDate": "2024-03-01T08:00:00Z",
+                "timezone": {"id": "Europe/London"},
+            },
+        )
+        assert site.status_code == 201, site.text
+        endpoint = admin.post("/api/endpoints", json={"name": "Gate", "site": site.json()["_id"]})
+        assert endpoint.status_code == 201, endpoint.text
+        return str(endpoint.json()["key"])

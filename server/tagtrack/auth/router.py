@@ -9,6 +9,7 @@ from tagtrack.auth.service import AuthService, SignedInSession
 from tagtrack.core.config import Settings
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.core.web_security import client_address, request_is_https
 from tagtrack.orgs.host import HostOrganizations
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.roles.repository import RoleRepository
@@ -32,7 +33,7 @@ def set_session_cookie(request: Request, response: Response, signed_in: SignedIn
         max_age=signed_in.max_age,
         httponly=True,
         samesite="lax",
-        secure=request.app.state.settings.cookie_secure,
+        secure=request_is_https(request),
         path="/",
     )
 
@@ -67,7 +68,7 @@ async def login(
 
     On an organisation's subdomain (`acme.` in the host) only that organisation's users sign in.
     """
-    client = request.client.host if request.client else "unknown"
+    client = client_address(request) or "unknown"
     signed_in = await service.login(
         body.username,
         body.password,

@@ -77,22 +77,32 @@ class AuthService:
     ) -> SignedInSession:
         """Sign in; on an organisation's subdomain only that organisation's users may."""
         now = utcnow()
+        typed = username.strip().lower()[:254]
+        lock_after = self.settings.login_lockout_failures
         recent = await self.repository.recent_failures(client, now - RATE_WINDOW)
         if recent >= self.settings.login_rate_limit_per_minute:
             raise RateLimited(RATE_LIMITED_MESSAGE)
-        user = await self.users.by_username(username.strip())
-        if user is not None and host_org_id is not None and user.org_id != host_org_id:
-            user = None
-        if user is not None and user.locked:
-            await self._failed(user, host_org_id, username, client, "account locked")
+        found = await self.users.by_username(username.strip())
+        if found is not None and host_org_id is not None and found.org_id != host_org_id:
+            found = None
+        if found is None:
+            locked = await self.repository.unknown_username_locked(typed, lock_after)
+        else:
+            locked = found.locked
+        user_id, org_id = (found.id, found.org_id) if found else ("", host_org_id or "")
+        password_hash = found.password_hash if found else ""
+        if locked:
+            await self._failed(user_id, org_id, username, client, "account locked")
             raise AccountLocked(LOCKED_MESSAGE)
-        valid = await verify_password_off_loop(user.password_hash if user else "", password)
-        if user is None or not valid or not user.active:
-            locked = await self.failures.record(
-                client, user.id if user else None, self.settings.login_lockout_failures
-            )
+        # Nothing is written yet: hand the connection back while the slow hash runs, so a
+        # burst of sign-ins holds no connections that other requests wait for.
+        await self.repository.release_connection()
+        valid = await verify_password_off_loop(password_hash, password)
+        user = await self.users.get(org_id, user_id) if user_id and valid else None
+        if user is None or not user.active:
+            locked = await self.failures.record(client, typed, user_id or None, lock_after)
             reason = "account locked" if locked else "invalid credentials"
-            await self._failed(user, host_org_id, username, client, reason)
+            await self._failed(user_id, org_id, username, client, reason)
             if locked:
                 raise AccountLocked(LOCKED_MESSAGE)
             raise Unauthorized(INVALID_MESSAGE, reason="invalid credentials")
@@ -105,21 +115,19 @@ class AuthService:
         return signed_in
 
     async def _failed(
-        self, user: User | None, host_org_id: str | None, typed: str, client: str, reason: str
+        self, user_id: str, org_id: str, typed: str, client: str, reason: str
     ) -> None:
-        """Audit a failed sign-in in its own transaction (the request's rolls back)."""
-        who = Actor(
-            org_id=user.org_id if user else (host_org_id or ""),
-            actor_id=user.id if user else "",
-            actor=typed.strip()[:254],
-            client=client,
-        )
+        """Audit a failed sign-in in its own transaction (the request's rolls back).
+
+        `org_id` is the user's organisation, else the subdomain's, else empty.
+        """
+        who = Actor(org_id=org_id, actor_id=user_id, actor=typed.strip()[:254], client=client)
         await record_now(
             self.failures.sessionmaker,
             who,
             "login.failed",
             "user",
-            user.id if user else "",
+            user_id,
             typed.strip()[:254],
             {"reason": reason},
         )
@@ -128,7 +136,8 @@ class AuthService:
         """A new session for the user (password or single sign-on)."""
         token = new_token()
         max_age = int(timedelta(days=self.settings.session_days).total_seconds())
-        expires = utcnow() + timedelta(seconds=max_age)
+        idle = timedelta(minutes=self.settings.session_idle_minutes)
+        expires = utcnow() + min(timedelta(seconds=max_age), idle)
         await self.repository.add_session(user, token_hash(token), expires)
         rules = await self.roles.rules_for_roles(user.org_id, user.role_ids)
         grants = merge_grants((r.resource, r.create, r.modify, r.delete) for r in rules)

@@ -28,8 +28,13 @@ class Settings(BaseSettings):
     entra_client_secret: str = ""
     # Serve the built console from this folder when it exists.
     web_dist: Path = Path(__file__).resolve().parents[3] / "web" / "dist"
+    # A session ends this long after sign-in, or after this long unused, whichever is first.
     session_days: int = 14
+    session_idle_minutes: int = 720
     cookie_secure: bool = False
+    # Reverse proxies (comma-separated addresses) whose X-Forwarded-Proto and X-Forwarded-For
+    # are believed; anyone else's are ignored.
+    trusted_proxies: str = ""
     # Login protection: per-client failures per minute, per-account failures before lock.
     login_rate_limit_per_minute: int = 10
     login_lockout_failures: int = 10

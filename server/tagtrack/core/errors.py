@@ -10,6 +10,8 @@ from pydantic import BaseModel
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from tagtrack.core.web_security import API_CSP, COMMON_HEADERS
+
 log = logging.getLogger("tagtrack.errors")
 
 
@@ -149,4 +151,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
 def _internal(exc: Exception) -> JSONResponse:
     log.exception("unhandled error", exc_info=exc)
-    return JSONResponse(_body("internal", "Internal server error"), status_code=500)
+    # Sent past every middleware, so it carries the API's security headers itself.
+    headers = {**COMMON_HEADERS, "Content-Security-Policy": API_CSP, "Cache-Control": "no-store"}
+    return JSONResponse(
+        _body("internal", "Internal server error"), status_code=500, headers=headers
+    )

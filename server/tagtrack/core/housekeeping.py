@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
-from sqlalchemy import delete
+from sqlalchemy import and_, delete, or_
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.models import LoginFailure, SsoLogin, UserSession
@@ -17,6 +17,8 @@ log = logging.getLogger("tagtrack.housekeeping")
 
 INTERVAL_SECONDS = 600
 FAILURE_RETENTION = timedelta(hours=1)
+# Failures of unknown usernames stand in for an account's lock, so they are kept longer.
+UNKNOWN_USERNAME_RETENTION = timedelta(days=30)
 
 
 async def prune_once(sessionmaker: async_sessionmaker[AsyncSession]) -> None:
@@ -25,7 +27,12 @@ async def prune_once(sessionmaker: async_sessionmaker[AsyncSession]) -> None:
         await session.execute(delete(UserSession).where(UserSession.expires_at < now))
         await session.execute(delete(SsoLogin).where(SsoLogin.expires_at < now))
         await session.execute(
-            delete(LoginFailure).where(LoginFailure.time < now - FAILURE_RETENTION)
+            delete(LoginFailure).where(
+                or_(
+                    and_(LoginFailure.username == "", LoginFailure.time < now - FAILURE_RETENTION),
+                    LoginFailure.time < now - UNKNOWN_USERNAME_RETENTION,
+                )
+            )
         )
 
 

@@ -14,4 +14,5 @@ def new_id() -> str:
 
 
 def is_id(value: str) -> bool:
-    return bool(ID_PATTERN.match(value))
+    # fullmatch: "$" alone would let a trailing newline through.
+    return bool(ID_PATTERN.fullmatch(value))

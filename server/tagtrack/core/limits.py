@@ -1,10 +1,11 @@
 """Refuse request bodies over a size limit before they are read into memory."""
 
-import json
 import re
 from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from tagtrack.core.web_security import send_error
 
 MAX_JSON_BODY = 2 * 1024 * 1024
 
@@ -78,20 +79,6 @@ class BodySizeLimit:
             await self._refuse(send, limit)
 
     async def _refuse(self, send: Send, limit: int) -> None:
-        body = json.dumps(
-            {
-                "reason": "too large",
-                "message": f"Request body is over {limit // (1024 * 1024)} MiB",
-            }
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
+        await send_error(
+            send, 413, "too large", f"Request body is over {limit // (1024 * 1024)} MiB"
         )
-        await send({"type": "http.response.body", "body": body})

@@ -85,21 +85,3 @@ async def observe_request(
                 status=status,
                 ms=round(elapsed * 1000, 1),
             )
-
-
-SECURITY_HEADERS = {
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-    "Referrer-Policy": "same-origin",
-}
-
-
-async def security_headers(
-    request: Request, call_next: Callable[[Request], Awaitable[Response]]
-) -> Response:
-    response = await call_next(request)
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
-    if request.url.path.startswith("/api"):
-        response.headers.setdefault("Cache-Control", "no-store")
-    return response

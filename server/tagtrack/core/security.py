@@ -2,7 +2,9 @@
 
 import asyncio
 import hashlib
+import os
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -39,13 +41,18 @@ def password_problem(password: str, user_inputs: list[str] | None = None) -> str
     return None
 
 
+# Argon2 costs tens of milliseconds of CPU and 64 MiB each: a few threads of its own bound
+# a burst of sign-ins, queued here instead of taking every worker thread and the memory.
+_HASHING = ThreadPoolExecutor(max_workers=min(4, os.cpu_count() or 1), thread_name_prefix="argon2")
+
+
 async def hash_password_off_loop(password: str) -> str:
-    """Argon2 costs tens of milliseconds of CPU: keep it off the event loop."""
-    return await asyncio.to_thread(hash_password, password)
+    return await asyncio.get_running_loop().run_in_executor(_HASHING, hash_password, password)
 
 
 async def verify_password_off_loop(password_hash: str, password: str) -> bool:
-    return await asyncio.to_thread(verify_password, password_hash, password)
+    loop = asyncio.get_running_loop()
+    return await loop.run_in_executor(_HASHING, verify_password, password_hash, password)
 
 
 def new_token() -> str:

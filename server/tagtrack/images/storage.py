@@ -28,7 +28,7 @@ _KEY = re.compile(r"^[0-9a-f]{24}/[0-9a-f]{24}/(original|thumb|mini|plan)$")
 
 def image_key(org_id: str, image_id: str, variant: Variant) -> str:
     key = f"{org_id}/{image_id}/{variant}"
-    if not _KEY.match(key):
+    if not _KEY.fullmatch(key):
         raise ValueError("not a storage key")
     return key
 
@@ -48,7 +48,8 @@ class Storage(Protocol):
 
 
 def _checked(key: str) -> str:
-    if not _KEY.match(key):
+    # fullmatch: "$" alone would let a trailing newline through.
+    if not _KEY.fullmatch(key):
         raise ValueError("not a storage key")
     return key
 

@@ -16,7 +16,8 @@ class SsoSettings(Base):
     )
     okta_issuer: Mapped[str] = mapped_column(String(500), nullable=False, default="")
     okta_client_id: Mapped[str] = mapped_column(String(200), nullable=False, default="")
-    okta_client_secret: Mapped[str] = mapped_column(String(500), nullable=False, default="")
+    # Sealed (core/sealing.py): never stored or logged in the clear.
+    okta_client_secret: Mapped[str] = mapped_column(String(2000), nullable=False, default="")
     entra_tenant: Mapped[str] = mapped_column(String(100), nullable=False, default="")
     time_modified: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, default=utcnow, onupdate=utcnow

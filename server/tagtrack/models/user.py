@@ -45,8 +45,13 @@ class UserSession(Base):
 
 class LoginFailure(Base):
     __tablename__ = "login_failures"
-    __table_args__ = (Index("ix_login_failures_client_time", "client", "time"),)
+    __table_args__ = (
+        Index("ix_login_failures_client_time", "client", "time"),
+        Index("ix_login_failures_username_time", "username", "time"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     client: Mapped[str] = mapped_column(String(64), nullable=False)
+    # As typed (lower case), known or not: unknown usernames "lock" like real ones.
+    username: Mapped[str] = mapped_column(String(254), nullable=False, default="")
     time: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, default=utcnow)

@@ -9,6 +9,7 @@ from tagtrack.auth.router import Service as AuthServiceDep
 from tagtrack.auth.router import set_session_cookie
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.core.web_security import client_address, request_is_https
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.sso.repository import SsoRepository
 from tagtrack.sso.schemas import SsoAvailability, SsoSettingsRead, SsoSettingsWrite
@@ -76,7 +77,7 @@ async def sso_redirect(
         max_age=600,
         httponly=True,
         samesite="lax",
-        secure=settings.cookie_secure,
+        secure=request_is_https(request),
         path=STATE_COOKIE_PATH,
     )
     return response
@@ -93,7 +94,7 @@ async def sso_callback(
     error_description: Annotated[str, Query(max_length=500)] = "",
 ) -> RedirectResponse:
     """Where the provider returns: sign in and open the console, or go to /login?error=..."""
-    client = request.client.host if request.client else ""
+    client = client_address(request)
     try:
         done = await service.finish(
             kind,

@@ -20,6 +20,7 @@ from tagtrack.auth.principal import Principal
 from tagtrack.auth.service import AuthService, SignedInSession
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import NotFound
+from tagtrack.core.sealing import seal, unseal
 from tagtrack.core.security import new_token, token_hash
 from tagtrack.kit.schemas import is_email
 from tagtrack.models import Organization, SsoLogin, SsoSettings
@@ -117,9 +118,10 @@ class SsoService:
         if kind == "okta":
             if not (sso.okta_issuer and sso.okta_client_id and sso.okta_client_secret):
                 return None
-            return oidc.Client(
-                sso.okta_issuer, sso.okta_client_id, sso.okta_client_secret, "client_secret_basic"
-            )
+            secret = unseal(self.settings.secret_key, sso.okta_client_secret)
+            if not secret:
+                return None
+            return oidc.Client(sso.okta_issuer, sso.okta_client_id, secret, "client_secret_basic")
         if not (
             sso.entra_tenant and self.settings.entra_client_id and self.settings.entra_client_secret
         ):
@@ -298,7 +300,7 @@ class SsoService:
         sso.okta_issuer = body.oktaIssuer
         sso.okta_client_id = body.oktaClientId
         if body.oktaClientSecret:
-            sso.okta_client_secret = body.oktaClientSecret
+            sso.okta_client_secret = seal(self.settings.secret_key, body.oktaClientSecret)
         if not body.oktaIssuer and not body.oktaClientId:
             # Okta removed: its secret goes too.
             sso.okta_client_secret = ""
