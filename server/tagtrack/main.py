@@ -24,6 +24,7 @@ from tagtrack.core.limits import BodySizeLimit
 from tagtrack.core.logging import configure_logging, observe_request
 from tagtrack.core.signing import load_install_secret
 from tagtrack.core.web_security import SameOriginWrites, SecurityHeaders
+from tagtrack.demo.seed import SITES as DEMO_SITES
 from tagtrack.demo.simulator import running_simulator
 from tagtrack.endpoints.router import router as endpoints_router
 from tagtrack.events.router import router as events_router
@@ -100,10 +101,12 @@ def api_router() -> APIRouter:
 def _demo_simulator(
     sessionmaker: async_sessionmaker[AsyncSession], settings: Settings
 ) -> AbstractAsyncContextManager[None]:
-    """Demo mode feeds this server's own ingest API with simulated readers."""
+    """Demo mode feeds this server's own ingest API with simulated readers of the demo sites
+    (sites added later keep only the reads of their real readers)."""
     if not settings.demo:
         return nullcontext()
-    return running_simulator(sessionmaker, f"http://127.0.0.1:{settings.port}")
+    demo_sites = [spec["name"] for spec in DEMO_SITES]
+    return running_simulator(sessionmaker, f"http://127.0.0.1:{settings.port}", demo_sites)
 
 
 def _mount_console(app: FastAPI, dist: Path) -> None:

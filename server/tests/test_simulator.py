@@ -49,3 +49,26 @@ async def test_simulated_readers_move_things_through_the_api(
         assert len(set(reporting)) == 2
     in_zones = [t for t in things if (await floor.state(t)).zone_id is not None]
     assert in_zones
+
+
+async def test_a_simulator_for_named_sites_leaves_the_others_alone(
+    org_factory: Any,
+    sessionmaker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    anonymous: httpx.AsyncClient,
+) -> None:
+    org = await org_factory()
+    floor = Floor(org.id, org.site_ids[0], sessionmaker, settings, anonymous)
+    dock = await floor.endpoint("Dock door")
+    await floor.zone("Receiving", gates=[(dock, "IN", 1)])
+    await floor.thing("Tote", epc())
+    site_name = (await org.client("Administrator").get(f"/api/sites/{floor.site_id}")).json()[
+        "name"
+    ]
+
+    elsewhere = Simulator(sessionmaker, "http://tagtrack.test", site_names=["No such site"])
+    await elsewhere.load()
+    assert floor.site_id not in elsewhere.floors
+    named = Simulator(sessionmaker, "http://tagtrack.test", site_names=[site_name])
+    await named.load()
+    assert list(named.floors) == [floor.site_id]

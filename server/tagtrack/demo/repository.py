@@ -1,12 +1,12 @@
 """What the reader simulator needs to know about a floor: readers, gates, location tags, tags."""
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from sqlalchemy import select
 
 from tagtrack.kit.repository import Repository
-from tagtrack.models import Endpoint, LocationTag, Thing, ZoneGate
+from tagtrack.models import Endpoint, LocationTag, Site, Thing, ZoneGate
 
 
 class DemoRepository(Repository[Endpoint]):
@@ -25,3 +25,7 @@ class DemoRepository(Repository[Endpoint]):
     async def thing_tags(self) -> Sequence[Any]:
         stmt = select(Thing.site_id, Thing.tag1, Thing.thing_class).where(Thing.tag1 != "")
         return (await self.session.execute(stmt)).all()
+
+    async def site_ids_named(self, names: Collection[str]) -> Sequence[str]:
+        stmt = select(Site.id).where(Site.name.in_(list(names)))
+        return (await self.session.scalars(stmt)).all()

@@ -8,7 +8,7 @@ except one per site that plays an unplugged reader, so the dashboard shows one s
 import asyncio
 import logging
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -52,9 +52,12 @@ class Simulator:
         sessionmaker: async_sessionmaker[AsyncSession],
         base_url: str,
         seed: int | None = None,
+        site_names: Collection[str] | None = None,
     ) -> None:
         self.sessionmaker = sessionmaker
         self.base_url = base_url.rstrip("/")
+        # None: every site of the database; otherwise only the sites of these names.
+        self.site_names = site_names
         self.random = random.Random(seed)
         self.floors: dict[str, SiteFloor] = {}
         self.where: dict[str, str] = {}  # tag -> zone id, as the simulator moved it
@@ -67,6 +70,11 @@ class Simulator:
             gates = await repository.gates()
             location_tags = await repository.location_tags()
             things = await repository.thing_tags()
+            chosen = (
+                None
+                if self.site_names is None
+                else set(await repository.site_ids_named(self.site_names))
+            )
         by_id = {e.id: e for e in endpoints}
         floors: dict[str, SiteFloor] = {}
         gated = {g.endpoint_id for g in gates}
@@ -87,7 +95,11 @@ class Simulator:
             floors.setdefault(location.site_id, SiteFloor()).location_tags.append(location.tag)
         for site_id, tag, _ in things:
             floors.setdefault(site_id, SiteFloor()).tags.append(tag)
-        self.floors = {site: f for site, f in floors.items() if f.tags and f.readers}
+        self.floors = {
+            site: f
+            for site, f in floors.items()
+            if f.tags and f.readers and (chosen is None or site in chosen)
+        }
 
     async def post(self, client: httpx.AsyncClient, key: str, path: str, body: object) -> None:
         response = await client.post(
@@ -190,9 +202,12 @@ class Simulator:
 
 @asynccontextmanager
 async def running_simulator(
-    sessionmaker: async_sessionmaker[AsyncSession], base_url: str
+    sessionmaker: async_sessionmaker[AsyncSession],
+    base_url: str,
+    site_names: Collection[str] | None = None,
 ) -> AsyncIterator[None]:
-    task = asyncio.create_task(Simulator(sessionmaker, base_url).run(), name="simulator")
+    simulator = Simulator(sessionmaker, base_url, site_names=site_names)
+    task = asyncio.create_task(simulator.run(), name="simulator")
     try:
         yield
     finally:
