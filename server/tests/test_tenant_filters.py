@@ -49,10 +49,9 @@ _HOUSEKEEPING = re.compile(r"^DELETE FROM (user_sessions|sso_logins) WHERE \1\.e
 
 
 # Known, still to be given org_id for sharding (the ids they use were already checked to be
-# the organisation's): processing/repository.py, whose reads are processed under the
-# organisation's lock, and settings/repository.py's site settings, read by things and imports.
+# the organisation's): processing/repository.py's thing names and tag prefixes, read under
+# the organisation's lock, and settings/repository.py's site settings, read by things and imports.
 KNOWN = (
-    "DELETE FROM pending_reads WHERE pending_reads.id IN (",
     "SELECT site_settings.site_id, site_settings.settings ->> ",
     "SELECT things.id, things.name FROM things WHERE things.id IN (",
     "SELECT site_settings.settings FROM site_settings WHERE site_settings.site_id = ",

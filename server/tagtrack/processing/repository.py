@@ -217,8 +217,10 @@ class ProcessingRepository(Repository[PendingRead]):
         driver = await self._driver()
         return [ReadRow(*record) for record in await driver.fetch(sql, org_id, limit)]
 
-    async def delete_pending(self, ids: Sequence[int]) -> None:
-        stmt = delete(PendingRead).where(PendingRead.id == func.any(list(ids)))
+    async def delete_pending(self, org_id: str, ids: Sequence[int]) -> None:
+        stmt = delete(PendingRead).where(
+            PendingRead.org_id == org_id, PendingRead.id == func.any(list(ids))
+        )
         await self.session.execute(stmt.execution_options(synchronize_session=False))
 
     async def endpoints(self, org_id: str, ids: Iterable[str]) -> dict[str, Endpoint]:

@@ -415,7 +415,7 @@ class ProcessingService:
         if not reads:
             return Outcome()
         outcome = await BatchProcessor(self.session, self.settings, org_id).run(reads)
-        await self.repository.delete_pending([r.id for r in reads])
+        await self.repository.delete_pending(org_id, [r.id for r in reads])
         return outcome
 
     async def set_aside_oldest(self, org_id: str, why: str) -> None:
@@ -429,7 +429,7 @@ class ProcessingService:
         site_id = await self.repository.endpoint_site(org_id, read.endpoint_id)
         if site_id is not None:
             processor.record_process_exception(read, site_id, why)
-        await self.repository.delete_pending([read.id])
+        await self.repository.delete_pending(org_id, [read.id])
 
     async def process_now(self, org_id: str, reads: Sequence[AnyRead]) -> Outcome:
         """Process reads that were never queued (manual events), waiting for the lock."""
