@@ -2,7 +2,7 @@
 
 import asyncio
 
-from bench import backlog, bundle, ingest, latency, lists, queries
+from bench import backlog, bundle, imports, ingest, latency, lists, queries
 
 if __name__ == "__main__":
     bundle.main(bundle.parse_args([]))
@@ -11,3 +11,4 @@ if __name__ == "__main__":
     asyncio.run(latency.main(latency.parse_args([])))
     asyncio.run(backlog.main(backlog.parse_args([])))
     asyncio.run(queries.main(queries.parse_args([])))
+    asyncio.run(imports.main(imports.parse_args([])))

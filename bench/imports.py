@@ -55,7 +55,7 @@ async def main(args: argparse.Namespace) -> None:
                 queue: asyncio.Queue[dict[str, str]] = asyncio.Queue()
                 for row in rows:
                     queue.put_nowait(row)
-                failures = 0
+                failures: list[str] = []
 
                 async def sender() -> None:
                     nonlocal failures
@@ -68,7 +68,8 @@ async def main(args: argparse.Namespace) -> None:
                             "cells": cells,
                         }
                         response = await client.post("/api/import/row", json=body)
-                        failures += response.status_code != 200
+                        if not response.is_success:
+                            failures.append(response.text)
 
                 started = time.perf_counter()
                 await asyncio.gather(*(sender() for _ in range(IN_FLIGHT)))
@@ -79,7 +80,7 @@ async def main(args: argparse.Namespace) -> None:
     report(
         "imports",
         f"{args.rows:,} rows, {IN_FLIGHT} requests in flight, each row into a zone; "
-        f"{failures} failed",
+        f"{len(failures)} failed{': ' + failures[0][:200] if failures else ''}",
         [
             Figure("rows/s imported", args.rows / imported, "rows/s", "COPY", args.rows / copied),
             Figure("seconds for all rows", imported, "s", "COPY", copied, "minutes, not hours"),
