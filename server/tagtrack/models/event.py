@@ -24,6 +24,8 @@ class Event(IdMixin, Base):
     __tablename__ = "events"
     __table_args__ = (
         Index("ix_events_site_time", "org_id", "site_id", "time"),
+        # All Sites pages newest first without sorting the organisation's events.
+        Index("ix_events_org_time", "org_id", "time", "id"),
         Index("ix_events_thing_time", "thing_id", "time"),
         Index("ix_events_fold", "endpoint_id", "antenna", "tag", "time"),
     )
