@@ -8,17 +8,12 @@ import httpx
 from PIL import Image
 from sqlalchemy import select
 
-from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.core.migrate import upgrade
 from tagtrack.demo.floorplan import PLAN_NAME, store_demo_floor_plans
 from tagtrack.demo.seed import SITES, seed_demo
 from tagtrack.images.storage import LocalStorage
 from tagtrack.models import Endpoint, LocationTag, Map, Thing
-from tagtrack.orgs.repository import OrganizationRepository
-from tagtrack.orgs.service import OrganizationService
-from tagtrack.roles.repository import RoleRepository
 from tests.conftest import Org
-from tests.database import fresh_database
+from tests.database import database_with_org
 from tests.helpers import OTHER_ID, assert_error
 from tests.photos import heic, jpeg, png_bomb
 from tests.tracking_api import created, make_endpoint, make_map, make_thing, set_state
@@ -273,25 +268,15 @@ async def test_things_on_a_map(org_factory, sessionmaker) -> None:
 async def test_demo_sites_get_a_floor_plan_with_readers_tags_and_things(tmp_path: Path) -> None:
     site_names = [site["name"] for site in SITES]
     storage = LocalStorage(tmp_path / "images")
-    with fresh_database() as url:
-        upgrade(url)
-        engine = create_engine(url)
-        maker = create_sessionmaker(engine)
-        try:
-            async with maker() as session, session.begin():
-                await OrganizationService(
-                    OrganizationRepository(session), RoleRepository(session)
-                ).create_organization("Demo", "demo")
-            assert await seed_demo(maker, "Demo-Password-123!") is not None
-            assert await store_demo_floor_plans(maker, storage, site_names) == len(SITES)
-            assert await store_demo_floor_plans(maker, storage, site_names) == 0
-            async with maker() as session:
-                plans = (await session.execute(select(Map))).scalars().all()
-                endpoints = (await session.execute(select(Endpoint))).scalars().all()
-                shelves = (await session.execute(select(LocationTag))).scalars().all()
-                things = (await session.execute(select(Thing))).scalars().all()
-        finally:
-            await engine.dispose()
+    async with database_with_org("Demo", "demo") as (maker, _):
+        assert await seed_demo(maker, "Demo-Password-123!") is not None
+        assert await store_demo_floor_plans(maker, storage, site_names) == len(SITES)
+        assert await store_demo_floor_plans(maker, storage, site_names) == 0
+        async with maker() as session:
+            plans = (await session.execute(select(Map))).scalars().all()
+            endpoints = (await session.execute(select(Endpoint))).scalars().all()
+            shelves = (await session.execute(select(LocationTag))).scalars().all()
+            things = (await session.execute(select(Thing))).scalars().all()
     assert len(plans) == len(SITES) and {p.name for p in plans} == {PLAN_NAME}
     plan_of_site = {p.site_id: p.id for p in plans}
     for plan in plans:
