@@ -16,6 +16,8 @@ from bench.common import Figure, report
 DIST = Path(__file__).resolve().parents[1] / "web" / "dist"
 # Static imports in minified ES modules: `import{a as b}from"./x.js"`, `import"./x.js"`.
 STATIC_IMPORT = re.compile(r"""(?:\bimport|\bfrom)\s*["'](\./[^"']+\.js)["']""")
+# The issue's target, in kB of 1000 bytes: 175.8 KiB.
+LOGIN_TARGET = "< 180 kB"
 ENTRY = re.compile(r'<script type="module"[^>]*src="/assets/([^"]+\.js)"')
 
 
@@ -49,20 +51,21 @@ def main(args: argparse.Namespace) -> None:
     match = ENTRY.search((args.dist / "index.html").read_text(encoding="utf-8"))
     assert match, "no module entry in index.html"
     entry = closure(assets, match.group(1))
-    pages = sorted(p.name for p in assets.glob("*Page-*.js"))
+    pages = {p.name.split("-")[0]: p.name for p in assets.glob("*Page-*.js")}
     layout = next(iter(sorted(assets.glob("Layout-*.js"))), None)
     shell = closure(assets, layout.name) if layout else set()
     base = gzipped(assets, entry)
     figures = []
-    for page in pages:
-        route = page.split("-")[0]
+    # The login page may be built into the entry itself, with no chunk of its own.
+    for route in sorted({*pages, "LoginPage"}):
+        page = closure(assets, pages[route]) if route in pages else set()
         signed_out = route.startswith(("Login", "PasswordReset"))
-        names = entry | closure(assets, page) | (set() if signed_out else shell)
-        target = "login route" if route == "LoginPage" else ""
+        names = entry | page | (set() if signed_out else shell)
+        target = LOGIN_TARGET if route == "LoginPage" else ""
         figures.append(Figure(route, gzipped(assets, names), "KiB gz", "entry", base, target))
     total = gzipped(assets, {p.name for p in assets.glob("*.js")})
     figures.append(Figure("all JavaScript", total, "KiB gz", "entry", base))
-    report("bundle", f"{len(pages)} routes from {args.dist}", figures)
+    report("bundle", f"{len(figures) - 1} routes from {args.dist}", figures)
 
 
 if __name__ == "__main__":

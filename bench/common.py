@@ -4,25 +4,32 @@ Every figure is printed next to a baseline measured in the same run, as a JSON l
 tools) and as a row of a readable table (for people).
 """
 
+import asyncio
+import itertools
 import json
 import logging
 import random
 import secrets
+import ssl
 import statistics
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import asyncpg
+import httpx
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.ids import ALL_SITES_ID, new_id
-from tagtrack.core.security import hash_password
-from tagtrack.models import Endpoint, Site, User, Zone, ZoneGate
+from tagtrack.core.security import hash_password, new_token, token_hash
+from tagtrack.models import Endpoint, OrgKey, Site, User, Zone, ZoneGate
+from tagtrack.models.org_key import org_keys_of
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tagtrack.roles.repository import RoleRepository
@@ -85,14 +92,18 @@ async def timed(count: int, call: Callable[[], Awaitable[object]], warm: int = 3
     return samples
 
 
-async def seed_floor(url: str, readers: int, things: int) -> Floor:
-    """Organisation, site, admin user and readers through the app's models; things by COPY."""
+async def seed_floor(url: str, readers: int, things: int, zones: int | None = None) -> Floor:
+    """Organisation, site, admin user and readers through the app's models; things by COPY.
+
+    Each reader is the gate of a zone of its own; `zones` beyond the readers have no gate.
+    """
     engine = create_engine(url)
     maker = create_sessionmaker(engine)
     async with maker() as session, session.begin():
         org_id, role_id = await bench_org(session)
         admin = admin_row(org_id, role_id, "Bench admin", ADMIN, hash_password(PASSWORD))
         await session.execute(insert(User), [admin])
+        await session.execute(insert(OrgKey), org_keys_of(User, [admin]))
         site = Site(org_id=org_id, name="Bench site", start_date=T0, timezone="UTC")
         session.add(site)
         await session.flush()
@@ -103,18 +114,18 @@ async def seed_floor(url: str, readers: int, things: int) -> Floor:
             )
             for n in range(readers)
         ]  # fmt: skip
-        zones = [
+        zone_rows = [
             Zone(id=new_id(), org_id=org_id, site_id=site.id, name=f"Zone {n}", emails=[])
-            for n in range(readers)
+            for n in range(max(readers, zones or 0))
         ]
-        session.add_all(endpoints + zones)
+        session.add_all([*endpoints, *zone_rows])
         await session.flush()
         await session.execute(
             insert(ZoneGate),
             [
                 {"org_id": org_id, "zone_id": z.id, "endpoint_id": e.id, "direction": "IN",
                  "antenna": -1, "position": 0}
-                for e, z in zip(endpoints, zones, strict=True)
+                for e, z in zip(endpoints, zone_rows[:readers], strict=True)
             ],
         )  # fmt: skip
         floor = Floor(
@@ -122,7 +133,7 @@ async def seed_floor(url: str, readers: int, things: int) -> Floor:
             site_id=site.id,
             keys=[e.key for e in endpoints],
             endpoint_ids=[e.id for e in endpoints],
-            zone_ids=[z.id for z in zones],
+            zone_ids=[z.id for z in zone_rows],
             tags=[],
         )
     await engine.dispose()
@@ -254,3 +265,175 @@ def report(bench: str, setup: str, figures: Sequence[Figure]) -> None:
             f"  baseline {f.baseline_name}: {_shown(f.baseline)} {f.unit}{target}"
         )
     print(flush=True)
+
+
+# A real server process: its memory, and the traffic of readers and consoles (bench.soak,
+# bench.mixed and the export and image benchmarks share these).
+POLL_SECONDS = 5.0
+SESSION_COOKIE = "tagtrack_session"
+# One TLS context for every client: httpx builds (and loads certificates into) one per
+# client otherwise, a second of CPU for each ten clients, and these talk plain HTTP anyway.
+_TLS = ssl.create_default_context()
+
+
+def _status_kib(pid: int, field_name: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field_name}:"):
+            return int(line.split()[1])
+    return 0
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of the process now."""
+    return _status_kib(pid, "VmRSS") / 1024
+
+
+def peak_rss_mib(pid: int) -> float:
+    """The highest resident memory of the process since it started or since reset_peak_rss."""
+    return _status_kib(pid, "VmHWM") / 1024
+
+
+def reset_peak_rss(pid: int) -> None:
+    """Start the peak over from the memory resident now (Linux: 5 to clear_refs)."""
+    Path(f"/proc/{pid}/clear_refs").write_text("5")
+
+
+@dataclass
+class Tally:
+    reads: int = 0
+    ingest_ms: list[float] = field(default_factory=list)
+    console_requests: int = 0
+    console_ms: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+async def post_reads(
+    url: str, key: str, batches_per_second: float, batch: int, end: float, tally: Tally, n: int
+) -> None:
+    """One reader posting `batch` reads on a fixed schedule until `end` (monotonic)."""
+    tags = itertools.count()
+    interval = 1 / batches_per_second
+    async with httpx.AsyncClient(
+        base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=30, verify=_TLS
+    ) as client:
+        next_at = time.monotonic()
+        for sent in itertools.count():
+            # Behind schedule or not, the run ends on time.
+            if next_at >= end or time.monotonic() >= end:
+                return
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+            reads = [
+                {"tag": f"SOAK{n:02d}{next(tags) % 20_000:08d}", "antenna": 1} for _ in range(batch)
+            ]
+            started = time.perf_counter()
+            try:
+                response = await client.post(
+                    "/api/ingest/reads", json={"batchId": f"soak-{n}-{sent}", "reads": reads}
+                )
+                if response.status_code == 202:
+                    tally.reads += batch
+                    tally.ingest_ms.append((time.perf_counter() - started) * 1000)
+                else:
+                    tally.error(f"ingest {response.status_code}")
+            except httpx.HTTPError as error:
+                tally.error(f"ingest {type(error).__name__}")
+            next_at += interval
+
+
+async def sign_in(url: str, username: str, password: str, tally: Tally) -> str | None:
+    """A console's session token (sign-in is timed apart from the load)."""
+    async with httpx.AsyncClient(base_url=url, timeout=300, verify=_TLS) as client:
+        try:
+            signed_in = await client.post(
+                "/api/auth/login", json={"username": username, "password": password}
+            )
+        except httpx.HTTPError as error:
+            tally.error(f"login {type(error).__name__}")
+            return None
+        if signed_in.status_code != 200:
+            tally.error(f"login {signed_in.status_code}")
+            return None
+        return signed_in.cookies.get(SESSION_COOKIE)
+
+
+async def open_sessions(url: str, username: str, count: int) -> list[str]:
+    """`count` session tokens of the user, written into the database as sign-in writes them.
+
+    A thousand sign-ins through the API hash a thousand passwords: minutes of setup on a
+    small machine, and nothing the load under test does.
+    """
+    connection = await asyncpg.connect(driver_url(url))
+    try:
+        user = await connection.fetchrow(
+            "SELECT id, org_id FROM users WHERE username = $1", username
+        )
+        tokens = [new_token() for _ in range(count)]
+        now = datetime.now(UTC)
+        await connection.copy_records_to_table(
+            "user_sessions",
+            records=[
+                (token_hash(t), user["id"], user["org_id"], now, now + timedelta(hours=8))
+                for t in tokens
+            ],
+            columns=["token_hash", "user_id", "org_id", "created_at", "expires_at"],
+        )
+    finally:
+        await connection.close()
+    return tokens
+
+
+def server_env(database: str, data_dir: str, **settings: str) -> dict[str, str]:
+    """The environment of a benchmark's `tagtrack serve` on loopback; `settings` are further
+    TAGTRACK_ variables by their lower-case names (processing="false")."""
+    env = {
+        "TAGTRACK_DATABASE_URL": database,
+        "TAGTRACK_DATA_DIR": data_dir,
+        "TAGTRACK_HOST": "127.0.0.1",
+        "TAGTRACK_LOG_JSON": "true",
+    }
+    return env | {f"TAGTRACK_{name.upper()}": value for name, value in settings.items()}
+
+
+def todays_events() -> str:
+    """The Events page's own call: today's events, first page of 25, as the console asks."""
+    start = datetime.now(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    query = {
+        "limit": "25",
+        "page": "0",
+        "after": start.isoformat(),
+        "before": (start + timedelta(days=1)).isoformat(),
+    }
+    return "/api/events?" + urlencode(query)
+
+
+# What a console on the Events page asks every POLL_SECONDS; callables are asked each time.
+CONSOLE_POLLS: tuple[str | Callable[[], str], ...] = (todays_events, "/api/endpoints/status")
+
+
+async def poll_console(
+    url: str,
+    token: str,
+    end: float,
+    tally: Tally,
+    offset: float,
+    paths: Sequence[str | Callable[[], str]] = CONSOLE_POLLS,
+) -> None:
+    """A signed-in console polling `paths` every POLL_SECONDS until `end` (monotonic)."""
+    cookies = {SESSION_COOKIE: token}
+    async with httpx.AsyncClient(base_url=url, timeout=30, cookies=cookies, verify=_TLS) as client:
+        await asyncio.sleep(offset)
+        while time.monotonic() < end:
+            for path in paths:
+                started = time.perf_counter()
+                try:
+                    response = await client.get(path if isinstance(path, str) else path())
+                    tally.console_requests += 1
+                    tally.console_ms.append((time.perf_counter() - started) * 1000)
+                    if response.status_code != 200:
+                        tally.error(f"console {response.status_code}")
+                except httpx.HTTPError as error:
+                    tally.error(f"console {type(error).__name__}")
+            await asyncio.sleep(POLL_SECONDS)

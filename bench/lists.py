@@ -15,7 +15,8 @@ from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.migrate import upgrade
 from tagtrack.core.security import hash_password
 from tagtrack.main import create_app
-from tagtrack.models import User
+from tagtrack.models import OrgKey, User
+from tagtrack.models.org_key import org_keys_of
 from tests.database import fresh_database
 
 RAW_PAGE = """
@@ -50,6 +51,7 @@ async def _seed(url: str, users: int) -> tuple[str, str]:
             for i in range(users)
         ]
         await session.execute(insert(User), rows)
+        await session.execute(insert(OrgKey), org_keys_of(User, rows))
     await engine.dispose()
     return org_id, "user0@bench.example.com"
 

@@ -65,6 +65,14 @@ def test_edit_organization(page: Page, console: Console, admin_api: APIRequestCo
     shot(page, "organization-edit")
     page.get_by_role("textbox", name="Name", exact=True).fill(f"Baltic Cold Chain AB {tag}")
     page.get_by_label("Entra Enabled").check()
+    retention = page.get_by_role("spinbutton", name="History Retention (days)")
+    expect(retention).to_have_value("0")
+    retention.fill("20")
+    page.get_by_role("button", name="Save").click()
+    expect(snackbar(page)).to_contain_text(
+        "History Retention (days) in the Basic tab: must be 0 (keep forever) or 30 to 3650 days"
+    )
+    retention.fill("400")
     page.get_by_role("button", name="Save").click()
     expect(snackbar(page)).to_have_text(re.compile("Saved organization"))
     expect(page).to_have_url(re.compile(r"/organizations\?site=\w+$"))
@@ -73,4 +81,5 @@ def test_edit_organization(page: Page, console: Console, admin_api: APIRequestCo
     org = response.json()
     saved = admin_api.get(f"/api/organizations/{org['_id']}").json()
     assert saved["entraEnabled"] is True
+    assert saved["historyRetentionDays"] == 400
     assert saved["name"] == f"Baltic Cold Chain AB {tag}"

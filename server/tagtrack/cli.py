@@ -1,11 +1,13 @@
-"""The `tagtrack` command: serve, migrate, createsuperuser, seed-demo, simulate, import,
-openapi."""
+"""The `tagtrack` command: serve, process, migrate, createsuperuser, seed-demo, simulate,
+import, openapi."""
 
 import asyncio
+import contextlib
 import json
 import signal
 import sys
 from pathlib import Path
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -72,6 +74,7 @@ def serve(
 ) -> None:
     """Migrate, create the first organisation if needed, and serve API and console."""
     import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
 
     from tagtrack.main import create_app
 
@@ -87,19 +90,51 @@ def serve(
     # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through Python (not
     # the default handler) lets the embedded PostgreSQL be stopped on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    uvicorn.run(
-        create_app(settings, database_url=url),
-        host=settings.host,
-        port=settings.port,
-        log_config=None,
-        proxy_headers=False,
+    application = create_app(settings, database_url=url)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            super().handle_exit(sig, frame)
+            # uvicorn lets running answers finish before it stops: end the live streams now.
+            application.state.live.close_streams()
+
+    config = uvicorn.Config(
+        application, host=settings.host, port=settings.port, log_config=None, proxy_headers=False
     )
+    server = Server(config)
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C, re-raised after a clean stop
+        server.run()
+    if not server.started:
+        sys.exit(STARTUP_FAILURE)
+
+
+async def _ensure_partitions(url: str) -> list[str]:
+    from tagtrack.core.partitions import ensure_partitions
+    from tagtrack.models.base import utcnow
+
+    engine = create_engine(url)
+    try:
+        return await ensure_partitions(create_sessionmaker(engine), utcnow())
+    finally:
+        await engine.dispose()
+
+
+@app.command()
+def process() -> None:
+    """Process acknowledged reads and run the sweeps, without serving HTTP (a worker)."""
+    from tagtrack.processing.process import foreground
+
+    settings = get_settings()
+    url = _database(settings)
+    asyncio.run(foreground(url, settings))
 
 
 @app.command()
 def migrate() -> None:
-    """Bring the database schema up to date."""
-    _database(get_settings())
+    """Bring the database schema up to date, with history partitions for the coming months."""
+    url = _database(get_settings())
+    for name in asyncio.run(_ensure_partitions(url)):
+        typer.echo(f"Created partition {name}")
     typer.echo("Database is up to date")
 
 

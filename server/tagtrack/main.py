@@ -6,7 +6,6 @@ from pathlib import Path
 
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.middleware.base import BaseHTTPMiddleware
 
@@ -22,7 +21,9 @@ from tagtrack.core.errors import NotFound, install_error_handlers
 from tagtrack.core.housekeeping import housekeeping
 from tagtrack.core.limits import BodySizeLimit
 from tagtrack.core.logging import configure_logging, observe_request
+from tagtrack.core.partitions import ensure_partitions_logged
 from tagtrack.core.signing import load_install_secret
+from tagtrack.core.static import HashedAssets
 from tagtrack.core.web_security import SameOriginWrites, SecurityHeaders
 from tagtrack.demo.seed import SITES as DEMO_SITES
 from tagtrack.demo.simulator import running_simulator
@@ -38,14 +39,18 @@ from tagtrack.ingest.mqtt import mqtt_subscriber
 from tagtrack.ingest.router import router as ingest_router
 from tagtrack.ingest.router import user_router as user_reads_router
 from tagtrack.ingest.service import Admission
+from tagtrack.live.hub import LiveHub, live_listener
+from tagtrack.live.router import router as live_router
 from tagtrack.locationtags.router import router as locationtags_router
 from tagtrack.lookups.router import router as lookups_router
 from tagtrack.maps.router import router as maps_router
 from tagtrack.meta.router import probes
 from tagtrack.meta.router import router as meta_router
+from tagtrack.models.base import utcnow
 from tagtrack.orgs.router import router as orgs_router
 from tagtrack.passwords.router import router as passwords_router
-from tagtrack.processing.worker import processing_worker
+from tagtrack.processing.process import ProcessingProcess, processing_process
+from tagtrack.processing.worker import ProcessingWorker, processing_worker
 from tagtrack.reports.daily import daily_jobs
 from tagtrack.reports.router import router as reports_router
 from tagtrack.roles.router import router as roles_router
@@ -83,6 +88,7 @@ def api_router() -> APIRouter:
         ingest_router,
         user_reads_router,
         events_router,
+        live_router,
         exceptions_router,
         reports_router,
         imports_router,
@@ -109,11 +115,20 @@ def _demo_simulator(
     return running_simulator(sessionmaker, f"http://127.0.0.1:{settings.port}", demo_sites)
 
 
+def _processing(
+    sessionmaker: async_sessionmaker[AsyncSession], settings: Settings, database_url: str
+) -> AbstractAsyncContextManager[ProcessingWorker | ProcessingProcess]:
+    """Processing of acknowledged reads: in a child process, in this event loop, or not here."""
+    if settings.processing and settings.processing_process:
+        return processing_process(database_url, settings)
+    return processing_worker(sessionmaker, settings)
+
+
 def _mount_console(app: FastAPI, dist: Path) -> None:
     index = dist / "index.html"
     if not index.is_file():
         return
-    app.mount("/assets", StaticFiles(directory=dist / "assets"), name="assets")
+    app.mount("/assets", HashedAssets(directory=dist / "assets"), name="assets")
 
     @app.get("/{path:path}", include_in_schema=False)
     def console(path: str) -> FileResponse:
@@ -134,11 +149,13 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
         secret = settings.secret_key or await load_install_secret(app.state.sessionmaker)
+        await ensure_partitions_logged(app.state.sessionmaker, utcnow())
         app.state.settings = settings.model_copy(update={"secret_key": secret})
         try:
             async with (
                 housekeeping(app.state.sessionmaker),
-                processing_worker(app.state.sessionmaker, settings) as worker,
+                live_listener(app.state.live, url),
+                _processing(app.state.sessionmaker, settings, url) as worker,
                 daily_jobs(app.state.sessionmaker, settings),
                 mqtt_subscriber(
                     app.state.sessionmaker, settings, app.state.admission, worker.notify
@@ -166,6 +183,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     )
     app.state.settings = settings
     app.state.admission = Admission()
+    app.state.live = LiveHub()
     app.state.storage = storage_from_settings(settings)
     install_error_handlers(app)
     app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)

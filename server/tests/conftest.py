@@ -21,6 +21,7 @@ from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.rules import SEEDED_ROLES
+from tests import tenant_sql
 from tests.database import fresh_database
 from tests.tracking import Floor
 
@@ -29,6 +30,28 @@ _counter = itertools.count(1)
 # Seeded users get a cheap hash so each organisation signs in quickly; the server
 # verifies whatever argon2 parameters a hash carries.
 FAST_HASH = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1).hash(PASSWORD)
+
+
+# The SQL log of the whole run: every statement the server sends is checked for org_id.
+SQL_LOG = tenant_sql.SqlLog()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    tenant_sql.install(SQL_LOG)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if SQL_LOG.offenders:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if SQL_LOG.recorded:
+        terminalreporter.write_line(f"SQL log: {SQL_LOG.recorded} statements checked for org_id")
+    if SQL_LOG.offenders:
+        terminalreporter.write_sep("=", "statements on tenant tables without org_id", red=True)
+        for line in SQL_LOG.report():
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")

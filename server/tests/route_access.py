@@ -149,6 +149,7 @@ ROUTES: dict[str, Access] = {
     "POST /api/messages/user": right("things", "modify"),
     "GET /api/events": SIGNED_IN,
     "POST /api/events": right("things", "modify"),
+    "GET /api/live": SIGNED_IN,
     "GET /api/zonedurations": SIGNED_IN,
     "GET /api/zonedurations/totals": SIGNED_IN,
     "GET /api/exceptions": SIGNED_IN,

@@ -42,6 +42,8 @@ QUERIES = {
     "/api/reports/{config_id}": PERIOD,
     "/api/eventsbything": PERIOD,
     "/api/eventsbything/export": PERIOD,
+    # The live stream stays open for an hour unless asked to end at once.
+    "/api/live": "?lifetime=0",
 }
 
 

@@ -93,6 +93,9 @@ async def test_bad_bodies_on_every_route_get_a_4xx_and_change_nothing(
         ("/api/events", {"before": "2024-13-45T25:61:00Z"}),
         ("/api/zonedurations", {"after": "2024-02-30"}),
         ("/api/images", {"dateStart": "not a date"}),
+        ("/api/images", {"dateStart": "1700000000"}),
+        ("/api/events", {"after": "12"}),
+        ("/api/exceptions", {"before": "-1.5"}),
         ("/api/things", {"limit": "many"}),
         ("/api/things", {"page": "-1"}),
         ("/api/zones", {"sort": "-org_id"}),
@@ -108,7 +111,8 @@ async def test_invalid_dates_and_paging_are_refused(org_factory, path: str, para
 async def test_an_invalid_date_in_a_body_is_refused(org_factory) -> None:
     org: Org = await org_factory()
     admin = org.client("Administrator")
-    for date in ("2024-02-30T00:00:00Z", "soon", "", None, [2024, 2, 1]):
+    # A bare number would otherwise be read as seconds since 1970.
+    for date in ("2024-02-30T00:00:00Z", "soon", "", None, [2024, 2, 1], 12, 1.5, "12", True):
         response = await admin.post("/api/sites", json=site_body("Dated", startDate=date))
         assert_error(response, 422, "validation", "startDate")
     assert len((await admin.get("/api/sites")).json()) == 2

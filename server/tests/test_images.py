@@ -126,6 +126,21 @@ async def test_thumbnails_are_bounded_and_made_once(org_factory, settings: Setti
     assert names == ["mini", "original", "thumb"]
 
 
+async def test_a_large_photo_keeps_its_size_and_its_thumbnails_stand_upright(
+    org_factory,
+) -> None:
+    # A large JPEG is decoded straight at a fraction of its size for the thumbnails.
+    org: Org = await org_factory()
+    client = org.client("Operator")
+    image = await uploaded(client, jpeg(4000, 3000, orientation=6))
+    assert image["cloud_photos"][0]["size"] == {"X": 3000, "Y": 4000}
+    thumb = (await client.get(f"/api/images/{image['id']}/thumb")).content
+    mini = (await client.get(f"/api/images/{image['id']}/mini")).content
+    assert size(thumb) == (600, 800) and size(mini) == (150, 200)
+    for picture, width in ((thumb, 600), (mini, 150)):
+        assert is_blue(pixel(picture, width - 10, 10)) and is_red(pixel(picture, 10, 10))
+
+
 async def test_a_phone_jpeg_with_a_second_picture_is_a_jpeg(org_factory) -> None:
     org: Org = await org_factory()
     client = org.client("Administrator")
@@ -168,6 +183,10 @@ async def test_heic_from_a_phone_is_accepted(org_factory) -> None:
     assert size(thumb.content) == (48, 36) and is_blue(pixel(thumb.content, 5, 5))
 
 
+def _half(data: bytes) -> bytes:
+    return data[: len(data) // 2]
+
+
 @pytest.mark.parametrize(
     ("data", "name", "status", "reason"),
     [
@@ -177,9 +196,11 @@ async def test_heic_from_a_phone_is_accepted(org_factory) -> None:
         (b"", "empty.jpg", 400, "empty file"),
         (png_bomb(), "bomb.png", 400, "too many pixels"),
         (jpeg(300, 200)[:-400], "cut.jpg", 400, "damaged image"),
+        # Decoded straight at thumbnail size, a large photo is still read to its last byte.
+        (_half(jpeg(4000, 3000)), "cut-large.jpg", 400, "damaged image"),
         (b"\x00" * (25 * 1024 * 1024 + 10), "huge.jpg", 413, "too large"),
     ],
-    ids=["text", "pdf", "gif", "empty", "bomb", "truncated", "oversized"],
+    ids=["text", "pdf", "gif", "empty", "bomb", "truncated", "truncated large", "oversized"],
 )
 async def test_bad_files_are_refused_and_nothing_is_stored(
     org_factory, settings: Settings, data: bytes, name: str, status: int, reason: str

@@ -147,6 +147,42 @@ async def test_list_search_sort_and_site_filter(org_factory) -> None:
     assert names(await admin.get("/api/maps", params={"search": "mezz"})) == ["Mezzanine"]
 
 
+async def plan_keys(sessionmaker, map_ids: list[str]) -> list[str]:
+    async with sessionmaker() as session:
+        return list((await session.scalars(select(Map.image_key).where(Map.id.in_(map_ids)))).all())
+
+
+async def stored(storage, key: str) -> bool:
+    try:
+        await storage.size(key)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+async def test_floor_plan_files_go_with_their_map_and_with_their_site(
+    org_factory, app, sessionmaker
+) -> None:
+    org: Org = await org_factory()
+    admin = org.client("Administrator")
+    storage = app.state.storage
+    first = await make_map(admin, org.site_ids[0], "Plan")
+    second = await make_map(admin, org.site_ids[1], "Plan")
+    other = await make_map(admin, org.site_ids[1], "Annex")
+    for row in (first, second, other):
+        assert (await upload(admin, row["_id"], plan_png())).status_code == 200
+    keys = await plan_keys(sessionmaker, [first["_id"], second["_id"], other["_id"]])
+    assert len(keys) == 3 and all([await stored(storage, key) for key in keys])
+
+    assert (await admin.delete(f"/api/maps/{other['_id']}")).status_code == 204
+    assert not await stored(storage, keys[2])
+    assert (await admin.delete(f"/api/sites/{org.site_ids[1]}")).status_code == 204
+    assert not await stored(storage, keys[1])
+    # The other site's floor plan stays.
+    assert await stored(storage, keys[0])
+    assert (await admin.get(f"/api/maps/{first['_id']}/image")).status_code == 200
+
+
 async def test_rights_and_other_organisations(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()

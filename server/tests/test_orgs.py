@@ -36,7 +36,11 @@ async def test_super_admin_lists_organisations(org_factory) -> None:
     (found,) = response.json()
     assert found["_id"] == other.id
     assert found["subdomain"] == other.subdomain
-    assert set(found) == {"_id", "name", "subdomain", "oktaEnabled", "entraEnabled", "timeCreated"}
+    assert set(found) == {
+        "_id", "name", "subdomain", "oktaEnabled", "entraEnabled", "historyRetentionDays",
+        "timeCreated",
+    }  # fmt: skip
+    assert found["historyRetentionDays"] == 0
 
 
 async def test_get_one_organisation(org_factory) -> None:
@@ -114,6 +118,11 @@ async def test_concurrent_creates_of_one_subdomain_give_one_organisation(org_fac
         ({"subdomain": ""}, "subdomain"),
         ({"subdomain": "x" * 64}, "subdomain"),
         ({"oktaEnabled": "sometimes"}, "oktaEnabled"),
+        ({"historyRetentionDays": 29}, "historyRetentionDays"),
+        ({"historyRetentionDays": 3651}, "historyRetentionDays"),
+        ({"historyRetentionDays": -1}, "historyRetentionDays"),
+        ({"historyRetentionDays": 45.5}, "historyRetentionDays"),
+        ({"historyRetentionDays": "a year"}, "historyRetentionDays"),
     ],
 )
 async def test_organisation_validation(org_factory, changes: dict[str, Any], field: str) -> None:
@@ -142,12 +151,16 @@ async def test_update_organisation(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     client = org.client("Super Admin")
-    body = {"name": "Renamed Co", "subdomain": f"renamed-{other.subdomain}", "entraEnabled": True}
+    body = {
+        "name": "Renamed Co", "subdomain": f"renamed-{other.subdomain}", "entraEnabled": True,
+        "historyRetentionDays": 400,
+    }  # fmt: skip
     response = await client.put(f"/api/organizations/{other.id}", json=body)
     assert response.status_code == 200, response.text
     updated = response.json()
     assert (updated["name"], updated["subdomain"]) == ("Renamed Co", f"renamed-{other.subdomain}")
     assert (updated["entraEnabled"], updated["oktaEnabled"]) == (True, False)
+    assert updated["historyRetentionDays"] == 400
     assert (await client.get(f"/api/organizations/{other.id}")).json() == updated
     assert_error(await client.put(f"/api/organizations/{OTHER_ID}", json=body), 404, "not found")
 

@@ -143,7 +143,7 @@ async def test_auto_enrol_creates_an_item_with_and_without_location(floor: Floor
         [event] = await floor.events(tag)
         assert event.thing_id != UNKNOWN_THING_ID
         async with floor.sessionmaker() as session:
-            thing = await session.get(Thing, event.thing_id)
+            thing = await session.get(Thing, {"org_id": floor.org_id, "id": event.thing_id})
         assert thing is not None
         assert (thing.name, thing.tag1, thing.thing_class, thing.xy) == (tag, tag, "item", xy)
 

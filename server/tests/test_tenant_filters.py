@@ -1,15 +1,13 @@
-"""Every statement on a tenant table names its organisation: the SQL of a few features' API
-flows, recorded from the driver, is checked for `org_id`. That is what lets a database
-sharded by organisation (Citus, distribution column org_id) send each statement to one node,
-and it keeps one organisation's request from touching another's rows."""
+"""Every statement on a tenant table names its organisation. conftest.py checks the SQL log
+of the whole run (tests/tenant_sql.py); this runs a few features' API flows on a log of its
+own, so a change that breaks it fails here by name, and checks the checker."""
 
-import re
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
+from sqlalchemy import select, update
 
 import tests.test_endpoints as endpoints
 import tests.test_exceptions as exceptions
@@ -19,58 +17,25 @@ import tests.test_reports as reports
 import tests.test_sites as sites
 import tests.test_things as things
 import tests.test_zones as zones
-from tagtrack.models import Base
+from tagtrack.models import Thing
+from tagtrack.reports.repository import DailyRepository
+from tagtrack.users.repository import UserRepository
+from tests.tenant_sql import SqlLog, install, names_tenant_table_without_org
 
-TENANT_TABLES = frozenset(t.name for t in Base.metadata.tables.values() if "org_id" in t.c)
-_TABLE = re.compile(r'\b(?:FROM|JOIN|UPDATE|INTO)\s+"?(\w+)"?', re.IGNORECASE)
+
+@contextmanager
+def recording(log: SqlLog) -> Iterator[SqlLog]:
+    uninstall = install(log)
+    try:
+        yield log
+    finally:
+        uninstall()
 
 
 @pytest.fixture
-def statements() -> Iterator[list[str]]:
-    recorded: list[str] = []
-
-    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        recorded.append(" ".join(statement.split()))
-
-    event.listen(Engine, "before_cursor_execute", record)
-    try:
-        yield recorded
-    finally:
-        event.remove(Engine, "before_cursor_execute", record)
-
-
-# The unit of work's own writes of a loaded row, by its primary key: they name org_id once
-# the tenant tables' primary keys are (org_id, id), the step before distributing them.
-_BY_PRIMARY_KEY = re.compile(
-    r"^(UPDATE (\w+) SET .* WHERE \2\.id = \$\d+::\w+|DELETE FROM (\w+) WHERE \3\.id = \$\d+::\w+)$"
-)
-# Housekeeping across every organisation by design: expired sign-in state.
-_HOUSEKEEPING = re.compile(r"^DELETE FROM (user_sessions|sso_logins) WHERE \1\.expires_at < ")
-
-
-# Known, still to be given org_id for sharding (the ids they use were already checked to be
-# the organisation's): processing/repository.py's thing names and tag prefixes, read under
-# the organisation's lock, and settings/repository.py's site settings, read by things and imports.
-KNOWN = (
-    "SELECT site_settings.site_id, site_settings.settings ->> ",
-    "SELECT things.id, things.name FROM things WHERE things.id IN (",
-    "SELECT site_settings.settings FROM site_settings WHERE site_settings.site_id = ",
-)
-
-
-def unfiltered(statements: list[str]) -> list[str]:
-    """Statements that touch a tenant table and never mention org_id."""
-    found = []
-    for statement in statements:
-        tables = set(_TABLE.findall(statement)) & TENANT_TABLES
-        if not tables or "org_id" in statement:
-            continue
-        if _BY_PRIMARY_KEY.match(statement) or _HOUSEKEEPING.match(statement):
-            continue
-        if statement.startswith(KNOWN):
-            continue
-        found.append(statement)
-    return sorted(set(found))
+def sql_log() -> Iterator[SqlLog]:
+    with recording(SqlLog()) as log:
+        yield log
 
 
 async def test_every_statement_on_a_tenant_table_filters_by_organisation(
@@ -79,7 +44,7 @@ async def test_every_statement_on_a_tenant_table_filters_by_organisation(
     settings: Any,
     anonymous: Any,
     monkeypatch: Any,
-    statements: list[str],
+    sql_log: SqlLog,
 ) -> None:
     await zones.test_create_read_update_delete_with_gates(org_factory)
     await things.test_create_and_read_every_field(org_factory)
@@ -96,6 +61,49 @@ async def test_every_statement_on_a_tenant_table_filters_by_organisation(
     await reports.test_seen_report_rows_headings_and_summary(
         org_factory, sessionmaker, settings, anonymous, monkeypatch
     )
-    offenders = unfiltered(statements)
-    assert statements
-    assert offenders == [], "\n".join(offenders)
+    assert sql_log.recorded > 100
+    assert sql_log.report() == []
+
+
+def test_statements_on_tenant_tables_must_name_org_id() -> None:
+    assert names_tenant_table_without_org("SELECT things.id FROM things WHERE things.id = $1")
+    assert names_tenant_table_without_org('COPY "pending_reads" (tag) FROM STDIN')
+    assert names_tenant_table_without_org("UPDATE zones SET name=$1 WHERE zones.id = $2")
+    assert not names_tenant_table_without_org(
+        "SELECT things.id FROM things WHERE things.org_id = $1 AND things.id = $2"
+    )
+    assert names_tenant_table_without_org("SELECT sites.org_id, sites.id FROM sites")
+    assert names_tenant_table_without_org(
+        "DELETE FROM zones WHERE zones.id = $1 RETURNING zones.org_id"
+    )
+    assert not names_tenant_table_without_org(
+        "SELECT zones.name FROM things JOIN zones ON zones.org_id = things.org_id"
+        " AND zones.id = things.zone_id WHERE things.id = $1"
+    )
+    assert not names_tenant_table_without_org("INSERT INTO sites (org_id, name) VALUES ($1, $2)")
+    assert not names_tenant_table_without_org("SELECT organizations.id FROM organizations")
+    assert not names_tenant_table_without_org("DELETE FROM login_failures WHERE time < $1")
+    assert not names_tenant_table_without_org("DELETE FROM user_sessions WHERE token_hash = $1")
+
+
+async def test_the_server_function_behind_an_unfiltered_statement_is_reported(
+    org_factory: Any, sessionmaker: Any
+) -> None:
+    org = await org_factory()
+    strict = SqlLog(allowed={})
+    with recording(strict):
+        async with sessionmaker() as session:
+            # Across organisations by design: reported only when not allowed.
+            await DailyRepository(session).scheduled_sites(None)
+            # Found through org_keys, then read with its org_id.
+            await UserRepository(session).by_username(org.usernames["Viewer"])
+            # Test code's own statements are not the server's.
+            await session.execute(select(Thing.id).where(Thing.name == "x"))
+            await session.execute(update(Thing).where(Thing.name == "x").values(name="y"))
+    functions = {function for function, _ in strict.offenders}
+    assert functions == {"tagtrack.reports.repository:DailyRepository.scheduled_sites"}
+    allowing = SqlLog()
+    with recording(allowing):
+        async with sessionmaker() as session:
+            await DailyRepository(session).scheduled_sites(None)
+    assert allowing.offenders == {}

@@ -142,7 +142,7 @@ class Floor:
 
     async def state(self, thing: Thing) -> Thing:
         async with self.sessionmaker() as session:
-            row = await session.get(Thing, thing.id)
+            row = await session.get(Thing, {"org_id": thing.org_id, "id": thing.id})
             assert row is not None
             return row
 

@@ -4,6 +4,7 @@ from datetime import timedelta
 from typing import Annotated
 
 from fastapi import Depends, Request
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.apikeys.repository import ApiKeyRepository
 from tagtrack.auth.principal import Principal, merge_grants
@@ -47,6 +48,10 @@ async def _key_principal(session: DbSession, token: str, client: str) -> Princip
 
 
 async def load_principal(request: Request, session: DbSession) -> Principal:
+    return await _principal(request, session, extend=True)
+
+
+async def _principal(request: Request, session: AsyncSession, *, extend: bool) -> Principal:
     client = client_address(request)
     bearer = _bearer(request)
     if bearer is not None:
@@ -62,6 +67,7 @@ async def load_principal(request: Request, session: DbSession) -> Principal:
         utcnow(),
         idle=timedelta(minutes=settings.session_idle_minutes),
         lifetime=timedelta(days=settings.session_days),
+        extend=extend,
     )
     if user is None:
         raise Unauthorized("Session expired or signed out")
@@ -81,6 +87,15 @@ async def load_principal(request: Request, session: DbSession) -> Principal:
 
 
 SignedIn = Annotated[Principal, Depends(load_principal)]
+
+
+async def _watching_principal(request: Request, session: DbSession) -> Principal:
+    return await _principal(request, session, extend=False)
+
+
+# A signed-in caller whose call is not a use of the session: a long-lived stream (and its
+# reconnections) must not keep an idle session alive.
+SignedInWatching = Annotated[Principal, Depends(_watching_principal)]
 
 
 async def _maybe_principal(request: Request, session: DbSession) -> Principal | None:

@@ -11,26 +11,39 @@ class AuthRepository:
         self.session = session
 
     async def session_user(
-        self, token_hash: str, now: datetime, idle: timedelta, lifetime: timedelta
+        self,
+        token_hash: str,
+        now: datetime,
+        idle: timedelta,
+        lifetime: timedelta,
+        extend: bool = True,
     ) -> User | None:
-        """The session's user; a use pushes the idle deadline on, never past the lifetime."""
-        stmt = (
-            select(User, UserSession)
-            .join(UserSession, UserSession.user_id == User.id)
-            .where(
+        """The session's user; a use pushes the idle deadline on (unless extend is False),
+        never past the lifetime.
+
+        The session (a global table, found by its token) names the organisation; the user is
+        then read within it."""
+        user_session = await self.session.scalar(
+            select(UserSession).where(
                 UserSession.token_hash == token_hash,
                 UserSession.expires_at > now,
                 UserSession.created_at > now - lifetime,
+            )
+        )
+        if user_session is None:
+            return None
+        user = await self.session.scalar(
+            select(User).where(
+                User.org_id == user_session.org_id,
+                User.id == user_session.user_id,
                 User.active.is_(True),
             )
         )
-        row = (await self.session.execute(stmt)).one_or_none()
-        if row is None:
+        if user is None:
             return None
-        user, user_session = row
         deadline = min(now + idle, user_session.created_at + lifetime)
         # Written at most once a minute per session, not on every request.
-        if abs(deadline - user_session.expires_at) > timedelta(minutes=1):
+        if extend and abs(deadline - user_session.expires_at) > timedelta(minutes=1):
             await self.session.execute(
                 update(UserSession)
                 .where(UserSession.token_hash == token_hash)
@@ -49,8 +62,12 @@ class AuthRepository:
     async def delete_session(self, token_hash: str) -> None:
         await self.session.execute(delete(UserSession).where(UserSession.token_hash == token_hash))
 
-    async def delete_user_sessions(self, user_id: str) -> None:
-        await self.session.execute(delete(UserSession).where(UserSession.user_id == user_id))
+    async def delete_user_sessions(self, user: User) -> None:
+        await self.session.execute(
+            delete(UserSession).where(
+                UserSession.org_id == user.org_id, UserSession.user_id == user.id
+            )
+        )
 
     async def recent_failures(self, client: str, since: datetime) -> int:
         stmt = select(func.count()).where(LoginFailure.client == client, LoginFailure.time > since)
@@ -74,7 +91,7 @@ class FailureRecorder:
         self.sessionmaker = sessionmaker
 
     async def record(
-        self, client: str, username: str, user_id: str | None, lock_after: int
+        self, client: str, username: str, user: tuple[str, str] | None, lock_after: int
     ) -> bool:
         """Store the failure; return True when the account is now locked.
 
@@ -83,13 +100,14 @@ class FailureRecorder:
         """
         async with self.sessionmaker() as session, session.begin():
             # Only unknown usernames are counted by name; accounts count on the user row.
-            session.add(LoginFailure(client=client, username="" if user_id else username))
-            if user_id is None:
+            session.add(LoginFailure(client=client, username="" if user else username))
+            if user is None:
                 await session.flush()
                 return await unknown_failures(session, username) >= lock_after
+            org_id, user_id = user
             stmt = (
                 update(User)
-                .where(User.id == user_id)
+                .where(User.org_id == org_id, User.id == user_id)
                 .values(
                     failed_logins=User.failed_logins + 1,
                     locked=User.locked | (User.failed_logins + 1 >= lock_after),

@@ -100,7 +100,9 @@ class AuthService:
         valid = await verify_password_off_loop(password_hash, password)
         user = await self.users.get(org_id, user_id) if user_id and valid else None
         if user is None or not user.active:
-            locked = await self.failures.record(client, typed, user_id or None, lock_after)
+            locked = await self.failures.record(
+                client, typed, (org_id, user_id) if user_id else None, lock_after
+            )
             reason = "account locked" if locked else "invalid credentials"
             await self._failed(user_id, org_id, username, client, reason)
             if locked:

@@ -39,8 +39,11 @@ class Settings(BaseSettings):
     login_rate_limit_per_minute: int = 10
     login_lockout_failures: int = 10
     demo: bool = False
-    # Tag reads: run the processing worker and its sweeps in this process.
+    # Tag reads: run the processing worker and its sweeps for this process.
     processing: bool = True
+    # ... in a child OS process of its own, so that requests keep a core to themselves
+    # (false: in this process's event loop).
+    processing_process: bool = True
     # Reads of a tag at one endpoint and antenna closer than this fold into one event.
     repeat_window_seconds: float = 60
     # A handheld stays at the location tag it read for this long.

@@ -102,7 +102,7 @@ async def store_demo_floor_plans(
     async with sessionmaker() as session, session.begin():
         stmt = (
             select(Map, Site.name)
-            .join(Site, Site.id == Map.site_id)
+            .join(Site, (Site.org_id == Map.org_id) & (Site.id == Map.site_id))
             .where(Map.name == PLAN_NAME, Map.image_key == "", Site.name.in_(site_names))
         )
         plans = (await session.execute(stmt)).all()

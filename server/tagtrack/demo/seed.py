@@ -19,6 +19,7 @@ from tagtrack.models import (
     LocationTag,
     Map,
     Organization,
+    OrgKey,
     ReportConfig,
     Site,
     SiteSettings,
@@ -29,6 +30,7 @@ from tagtrack.models import (
     ZoneGate,
 )
 from tagtrack.models.base import utcnow
+from tagtrack.models.org_key import org_keys_of
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.rules import ADMINISTRATOR, MANAGER, OPERATOR, VIEWER
 from tagtrack.settings.repository import SettingsRepository
@@ -343,6 +345,7 @@ async def _seed_tracking(session: AsyncSession, org_id: str, sites: list[Site]) 
         (Thing, thing_rows),
         (ThingTag, tag_rows),
         (ReportConfig, report_rows),
+        (OrgKey, org_keys_of(Endpoint, endpoint_rows)),
     ):
         await session.execute(insert(table), rows)
 

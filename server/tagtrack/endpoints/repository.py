@@ -38,9 +38,13 @@ class EndpointRepository(Repository[Endpoint]):
             stmt = stmt.where(Endpoint.id != except_id)
         return await self.exists(stmt)
 
-    async def is_gate(self, endpoint_id: str) -> bool:
+    async def is_gate(self, endpoint: Endpoint) -> bool:
         """Some zone uses this endpoint as a gate."""
-        return await self.exists(select(ZoneGate.id).where(ZoneGate.endpoint_id == endpoint_id))
+        return await self.exists(
+            select(ZoneGate.id).where(
+                ZoneGate.org_id == endpoint.org_id, ZoneGate.endpoint_id == endpoint.id
+            )
+        )
 
     async def ids_in_site(self, org_id: str, site_id: str, ids: Sequence[str]) -> set[str]:
         """Those of `ids` that are endpoints of this site."""
@@ -86,13 +90,18 @@ class EndpointRepository(Repository[Endpoint]):
         await self.session.flush()
         return status
 
-    async def latest_statuses(self, endpoint_ids: Sequence[str]) -> dict[str, EndpointStatus]:
+    async def latest_statuses(
+        self, org_id: str, endpoint_ids: Sequence[str]
+    ) -> dict[str, EndpointStatus]:
         """The latest heartbeat of each of these endpoints that ever reported."""
         if not endpoint_ids:
             return {}
         stmt = (
             select(EndpointStatus)
-            .where(EndpointStatus.endpoint_id.in_(list(endpoint_ids)))
+            .where(
+                EndpointStatus.org_id == org_id,
+                EndpointStatus.endpoint_id.in_(list(endpoint_ids)),
+            )
             .ext(distinct_on(EndpointStatus.endpoint_id))
             .order_by(
                 EndpointStatus.endpoint_id, EndpointStatus.time.desc(), EndpointStatus.id.desc()
@@ -102,9 +111,11 @@ class EndpointRepository(Repository[Endpoint]):
         return {row.endpoint_id: row for row in rows}
 
     async def status_page(
-        self, endpoint_id: str, params: ListParams
+        self, endpoint: Endpoint, params: ListParams
     ) -> tuple[Sequence[EndpointStatus], int]:
-        stmt = select(EndpointStatus).where(EndpointStatus.endpoint_id == endpoint_id)
+        stmt = select(EndpointStatus).where(
+            EndpointStatus.org_id == endpoint.org_id, EndpointStatus.endpoint_id == endpoint.id
+        )
         return await paginate(
             self.session,
             stmt,
@@ -115,10 +126,12 @@ class EndpointRepository(Repository[Endpoint]):
             tiebreak=EndpointStatus.id.desc(),
         )
 
-    async def latest_of(self, endpoint_id: str, limit: int) -> Sequence[EndpointStatus]:
+    async def latest_of(self, endpoint: Endpoint, limit: int) -> Sequence[EndpointStatus]:
         stmt = (
             select(EndpointStatus)
-            .where(EndpointStatus.endpoint_id == endpoint_id)
+            .where(
+                EndpointStatus.org_id == endpoint.org_id, EndpointStatus.endpoint_id == endpoint.id
+            )
             .order_by(EndpointStatus.time.desc(), EndpointStatus.id.desc())
             .limit(limit)
         )
@@ -130,8 +143,12 @@ class EndpointRepository(Repository[Endpoint]):
         """The latest heartbeat of every endpoint of these sites, latest first, with names."""
         stmt = (
             select(EndpointStatus, Endpoint.name)
-            .join(Endpoint, Endpoint.id == EndpointStatus.endpoint_id)
-            .where(Endpoint.org_id == org_id)
+            .join(
+                Endpoint,
+                (Endpoint.org_id == EndpointStatus.org_id)
+                & (Endpoint.id == EndpointStatus.endpoint_id),
+            )
+            .where(EndpointStatus.org_id == org_id)
         )
         if site_ids is not None:
             stmt = stmt.where(Endpoint.site_id.in_(list(site_ids)))

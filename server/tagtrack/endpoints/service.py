@@ -82,7 +82,7 @@ class EndpointService:
     async def _reads(
         self, principal: Principal, endpoints: Sequence[Endpoint]
     ) -> list[EndpointRead]:
-        latest = await self.repository.latest_statuses([e.id for e in endpoints])
+        latest = await self.repository.latest_statuses(principal.org_id, [e.id for e in endpoints])
         return [self._read(principal, e, latest.get(e.id)) for e in endpoints]
 
     async def list_page(
@@ -142,7 +142,7 @@ class EndpointService:
     ) -> EndpointRead:
         endpoint = await self.get_model(principal, endpoint_id)
         await self._check(principal, body, endpoint.id)
-        if body.site != endpoint.site_id and await self.repository.is_gate(endpoint.id):
+        if body.site != endpoint.site_id and await self.repository.is_gate(endpoint):
             raise BadRequest(
                 "site: the endpoint is a gate of a zone of its site; remove it from the "
                 "zone's gates before moving it to another site"
@@ -173,7 +173,7 @@ class EndpointService:
         self, principal: Principal, endpoint_id: str, params: ListParams
     ) -> tuple[list[EndpointStatusRead], int]:
         endpoint = await self.get_model(principal, endpoint_id)
-        statuses, total = await self.repository.status_page(endpoint.id, params)
+        statuses, total = await self.repository.status_page(endpoint, params)
         return [status_read(s, endpoint.name) for s in statuses], total
 
     async def latest(
@@ -181,7 +181,7 @@ class EndpointService:
     ) -> list[EndpointStatusRead]:
         if endpoint_id:
             endpoint = await self.get_model(principal, endpoint_id)
-            statuses = await self.repository.latest_of(endpoint.id, limit)
+            statuses = await self.repository.latest_of(endpoint, limit)
             return [status_read(s, endpoint.name) for s in statuses]
         rows = await self.repository.latest_per_endpoint(
             principal.org_id, sites_in_scope(principal, site)
@@ -190,7 +190,7 @@ class EndpointService:
 
     async def latest_one(self, principal: Principal, endpoint_id: str) -> EndpointStatusRead:
         endpoint = await self.get_model(principal, endpoint_id)
-        statuses = await self.repository.latest_of(endpoint.id, 1)
+        statuses = await self.repository.latest_of(endpoint, 1)
         if not statuses:
             raise NotFound("This endpoint has not reported a status yet")
         return status_read(statuses[0], endpoint.name)

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, and_, func, select
 from sqlalchemy.orm import aliased
 
 from tagtrack.kit.repository import Repository
@@ -21,10 +21,13 @@ def _with_names() -> Select[Event, str, str, str, str]:
             Zone.name.label("zone_name"),
             LocationTag.name.label("location_name"),
         )
-        .outerjoin(Endpoint, Endpoint.id == Event.endpoint_id)
-        .outerjoin(Thing, Thing.id == Event.thing_id)
-        .outerjoin(Zone, Zone.id == Event.zone_id)
-        .outerjoin(LocationTag, LocationTag.id == Event.location_tag_id)
+        .outerjoin(Endpoint, (Endpoint.org_id == Event.org_id) & (Endpoint.id == Event.endpoint_id))
+        .outerjoin(Thing, (Thing.org_id == Event.org_id) & (Thing.id == Event.thing_id))
+        .outerjoin(Zone, (Zone.org_id == Event.org_id) & (Zone.id == Event.zone_id))
+        .outerjoin(
+            LocationTag,
+            (LocationTag.org_id == Event.org_id) & (LocationTag.id == Event.location_tag_id),
+        )
     )
 
 
@@ -33,18 +36,18 @@ class EventRepository(Repository[Event]):
 
     @staticmethod
     def _scoped(
-        stmt: Select[Any],
+        stmt: Select[*tuple[Any, ...]],
         model: type[Event] | type[ZoneDuration],
         org_id: str,
         site_ids: list[str] | None,
-    ) -> Select[Any]:
+    ) -> Select[*tuple[Any, ...]]:
         stmt = stmt.where(model.org_id == org_id)
         return stmt if site_ids is None else stmt.where(model.site_id.in_(site_ids))
 
     @staticmethod
     def _overlapping(
-        stmt: Select[Any], after: datetime | None, before: datetime | None
-    ) -> Select[Any]:
+        stmt: Select[*tuple[Any, ...]], after: datetime | None, before: datetime | None
+    ) -> Select[*tuple[Any, ...]]:
         """A visit belongs to a period when it overlaps it."""
         if after is not None:
             stmt = stmt.where((ZoneDuration.time_end.is_(None)) | (ZoneDuration.time_end >= after))
@@ -52,7 +55,7 @@ class EventRepository(Repository[Event]):
             stmt = stmt.where(ZoneDuration.time_start < before)
         return stmt
 
-    async def page(
+    def _events(
         self,
         org_id: str,
         site_ids: list[str] | None,
@@ -61,10 +64,8 @@ class EventRepository(Repository[Event]):
         before: datetime | None,
         endpoints: list[str],
         thing: str,
-        limit: int,
-        page: int,
-    ) -> tuple[Sequence[Any], int]:
-        filtered = self._scoped(select(Event.id), Event, org_id, site_ids)
+    ) -> Select[Any]:
+        filtered = self._scoped(select(Event.id, Event.time), Event, org_id, site_ids)
         if after is not None:
             filtered = filtered.where(Event.time >= after)
         if before is not None:
@@ -73,19 +74,37 @@ class EventRepository(Repository[Event]):
             filtered = filtered.where(Event.endpoint_id.in_(endpoints))
         if thing:
             filtered = filtered.where(Event.thing_id == thing)
-        total = await self.session.scalar(select(func.count()).select_from(filtered.subquery()))
+        return filtered
+
+    async def count(self, org_id: str, site_ids: list[str] | None, **filters: Any) -> int:
+        filtered = self._events(org_id, site_ids, **filters)
+        return int(
+            await self.session.scalar(select(func.count()).select_from(filtered.subquery())) or 0
+        )
+
+    async def page(
+        self,
+        org_id: str,
+        site_ids: list[str] | None,
+        *,
+        limit: int,
+        page: int,
+        **filters: Any,
+    ) -> Sequence[Any]:
         ids = (
-            filtered.order_by(Event.time.desc(), Event.id.desc())
+            self._events(org_id, site_ids, **filters)
+            .order_by(Event.time.desc(), Event.id.desc())
             .limit(limit)
             .offset(page * limit)
             .subquery()
         )
+        # By the whole primary key: each row is looked up in its own month's partition.
         stmt = (
             _with_names()
-            .join(ids, ids.c.id == Event.id)
+            .join(ids, and_(Event.org_id == org_id, Event.id == ids.c.id, Event.time == ids.c.time))
             .order_by(Event.time.desc(), Event.id.desc())
         )
-        return (await self.session.execute(stmt)).all(), int(total or 0)
+        return (await self.session.execute(stmt)).all()
 
     async def latest_for_tag(self, org_id: str, tag: str) -> Any:
         stmt = (
@@ -114,7 +133,11 @@ class EventRepository(Repository[Event]):
     ) -> tuple[Sequence[Any], int]:
         visited = aliased(Thing)
         filtered = self._overlapping(
-            self._scoped(select(ZoneDuration.id), ZoneDuration, org_id, site_ids), after, before
+            self._scoped(
+                select(ZoneDuration.id, ZoneDuration.time_start), ZoneDuration, org_id, site_ids
+            ),
+            after,
+            before,
         )
         if thing:
             filtered = filtered.where(ZoneDuration.thing_id == thing)
@@ -138,9 +161,21 @@ class EventRepository(Repository[Event]):
                 visited.name.label("thing_name"),
                 Zone.name.label("zone_name"),
             )
-            .join(ids, ids.c.id == ZoneDuration.id)
-            .outerjoin(visited, visited.id == ZoneDuration.thing_id)
-            .outerjoin(Zone, Zone.id == ZoneDuration.zone_id)
+            .join(
+                ids,
+                and_(
+                    ZoneDuration.org_id == org_id,
+                    ZoneDuration.id == ids.c.id,
+                    ZoneDuration.time_start == ids.c.time_start,
+                ),
+            )
+            .outerjoin(
+                visited,
+                (visited.org_id == ZoneDuration.org_id) & (visited.id == ZoneDuration.thing_id),
+            )
+            .outerjoin(
+                Zone, (Zone.org_id == ZoneDuration.org_id) & (Zone.id == ZoneDuration.zone_id)
+            )
             .order_by(ZoneDuration.time_start.desc(), ZoneDuration.id.desc())
         )
         return (await self.session.execute(stmt)).all(), int(total or 0)
@@ -173,7 +208,7 @@ class EventRepository(Repository[Event]):
             ZoneDuration,
             org_id,
             site_ids,
-        ).join(Zone, Zone.id == ZoneDuration.zone_id)
+        ).join(Zone, (Zone.org_id == ZoneDuration.org_id) & (Zone.id == ZoneDuration.zone_id))
         stmt = (
             self._overlapping(stmt, after, before)
             .group_by(ZoneDuration.zone_id, Zone.name)

@@ -1,4 +1,3 @@
-from datetime import datetime
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response
@@ -11,6 +10,7 @@ from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import EventRead, ManualEvent, ZoneDurationRead, ZoneTotalRead
 from tagtrack.events.service import EventService
 from tagtrack.kit.lists import MAX_LIMIT, MAX_PAGE, set_total
+from tagtrack.kit.schemas import UtcDateTime
 from tagtrack.lookups.tracking import SiteQuery
 
 router = APIRouter(tags=["events"], responses=ERROR_RESPONSES)
@@ -23,8 +23,8 @@ def _service(request: Request, session: DbSession) -> EventService:
 Service = Annotated[EventService, Depends(_service)]
 Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT)]
 Page = Annotated[int, Query(ge=0, le=MAX_PAGE, description="Zero-based page")]
-After = Annotated[datetime | None, Query(description="From this time (inclusive)")]
-Before = Annotated[datetime | None, Query(description="Up to this time (exclusive)")]
+After = Annotated[UtcDateTime | None, Query(description="From this time (inclusive)")]
+Before = Annotated[UtcDateTime | None, Query(description="Up to this time (exclusive)")]
 EndpointFilter = Annotated[str, Query(max_length=5000, description="Endpoint ids, comma separated")]
 ThingFilter = Annotated[str, Query(max_length=24, description="Only this thing's")]
 

@@ -13,6 +13,7 @@ from tagtrack.events.schemas import (
     ZoneDurationRead,
     ZoneTotalRead,
 )
+from tagtrack.kit.totals import SharedTotals
 from tagtrack.lookups.tracking import or_unset, sites_in_scope
 from tagtrack.models import PendingRead
 from tagtrack.models.base import utcnow
@@ -54,6 +55,10 @@ def event_read(row: Any) -> EventRead:
     )
 
 
+# One per process: shared by every console polling the Events page.
+TOTALS = SharedTotals()
+
+
 class EventService:
     def __init__(self, repository: EventRepository, settings: Settings) -> None:
         self.repository = repository
@@ -73,15 +78,20 @@ class EventService:
     ) -> tuple[list[EventRead], int]:
         if thing and not is_id(thing):
             raise BadRequest("thing must be a 24-character hex id", reason="invalid id")
-        rows, total = await self.repository.page(
-            principal.org_id,
-            sites_in_scope(principal, site),
-            after=after,
-            before=before,
-            endpoints=_ids(endpoint),
-            thing=thing,
-            limit=limit,
-            page=page,
+        scope = sites_in_scope(principal, site)
+        filters: dict[str, Any] = {
+            "after": after,
+            "before": before,
+            "endpoints": _ids(endpoint),
+            "thing": thing,
+        }
+        sites = tuple(scope) if scope is not None else None
+        key = (principal.org_id, sites, after, before, tuple(filters["endpoints"]), thing)
+        total = await TOTALS.total(
+            key, lambda: self.repository.count(principal.org_id, scope, **filters)
+        )
+        rows = await self.repository.page(
+            principal.org_id, scope, limit=limit, page=page, **filters
         )
         return [event_read(row) for row in rows], total
 

@@ -26,9 +26,19 @@ class ExceptionRepository(Repository[TrackingException]):
                 Site.name.label("site_name"),
                 Site.timezone.label("timezone"),
             )
-            .outerjoin(Thing, Thing.id == TrackingException.thing_id)
-            .outerjoin(Zone, Zone.id == TrackingException.zone_id)
-            .join(Site, Site.id == TrackingException.site_id)
+            .outerjoin(
+                Thing,
+                (Thing.org_id == TrackingException.org_id)
+                & (Thing.id == TrackingException.thing_id),
+            )
+            .outerjoin(
+                Zone,
+                (Zone.org_id == TrackingException.org_id) & (Zone.id == TrackingException.zone_id),
+            )
+            .join(
+                Site,
+                (Site.org_id == TrackingException.org_id) & (Site.id == TrackingException.site_id),
+            )
         )
 
     @staticmethod
@@ -103,7 +113,7 @@ class ExceptionRepository(Repository[TrackingException]):
                 Zone.name.label("zone_name"),
                 Thing.last_event,
             )
-            .outerjoin(Zone, Zone.id == Thing.zone_id)
+            .outerjoin(Zone, (Zone.org_id == Thing.org_id) & (Zone.id == Thing.zone_id))
             .where(Thing.org_id == org_id, Thing.id.in_(list(ids)))
         )
         return {row.id: row for row in await self.session.execute(stmt)}

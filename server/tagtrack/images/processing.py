@@ -137,7 +137,8 @@ def _device(make: str, model: str) -> str:
     return " ".join(p for p in (make, model) if p)[:200]
 
 
-def _jpeg(image: Image.Image, size: int) -> bytes:
+def _thumbnail(image: Image.Image, size: int) -> Image.Image:
+    """A copy at most `size` px on its longest side, flattened onto white when it has alpha."""
     copy = image.copy()
     copy.thumbnail((size, size), Image.Resampling.LANCZOS)
     if copy.mode not in ("RGB", "L"):
@@ -145,9 +146,21 @@ def _jpeg(image: Image.Image, size: int) -> bytes:
         rgba = copy.convert("RGBA")
         background.paste(rgba, mask=rgba.getchannel("A"))
         copy = background
+    return copy
+
+
+def _jpeg(image: Image.Image) -> bytes:
     out = io.BytesIO()
-    copy.save(out, "JPEG", quality=85, optimize=True)
+    image.save(out, "JPEG", quality=85, optimize=True)
     return out.getvalue()
+
+
+def _draft_box(width: int, height: int, size: int) -> tuple[int, int] | None:
+    """The size of the photo's `size` px thumbnail, or None when it is no larger than that."""
+    longest = max(width, height)
+    if longest <= size:
+        return None
+    return max(1, width * size // longest), max(1, height * size // longest)
 
 
 def _metadata(image: Image.Image) -> tuple[int, datetime | None, float, float, str]:
@@ -169,11 +182,15 @@ def _metadata(image: Image.Image) -> tuple[int, datetime | None, float, float, s
     return orientation, taken_at, longitude, latitude, device
 
 
-def open_checked(data: bytes) -> Image.Image:
-    """The bytes decoded as an accepted image type within the size and pixel limits.
+def open_checked(data: bytes, reduce_to: int | None = None) -> tuple[Image.Image, tuple[int, int]]:
+    """The bytes decoded as an accepted image type within the size and pixel limits, and
+    the image's width and height as stored.
 
-    The caller closes the image. Raises BadImage for anything else: empty, too large,
-    another type (SVG, PDF, a polyglot whose bytes are not wholly an image), damaged.
+    With `reduce_to`, a JPEG is decoded straight at a fraction of its size (1/2, 1/4 or
+    1/8, never below a `reduce_to` px thumbnail): a fraction of the work and memory of a
+    full decode, and every byte is still decoded, so damage is still found. The caller
+    closes the image. Raises BadImage for anything else: empty, too large, another type
+    (SVG, PDF, a polyglot whose bytes are not wholly an image), damaged.
     """
     if not data:
         raise BadImage("The file is empty", "empty file")
@@ -197,6 +214,9 @@ def open_checked(data: bytes) -> Image.Image:
                 f"{MAX_PIXELS // 1_000_000} megapixels",
                 "too many pixels",
             )
+        box = _draft_box(width, height, reduce_to) if reduce_to else None
+        if box is not None and image.format in ("JPEG", "MPO"):
+            image.draft(None, box)
         try:
             image.load()
         except Image.DecompressionBombError as exc:
@@ -208,23 +228,28 @@ def open_checked(data: bytes) -> Image.Image:
     except BaseException:
         image.close()
         raise
-    return image
+    return image, (width, height)
 
 
 def process(data: bytes) -> Processed:
     """Check the bytes are a whole photo of an accepted type; read it and make thumbnails."""
-    with open_checked(data) as image:
+    decoded, (width, height) = open_checked(data, reduce_to=THUMB_SIZE)
+    with decoded as image:
         kind = image.format or ""
         orientation, taken_at, longitude, latitude, device = _metadata(image)
         try:
             upright = ImageOps.exif_transpose(image)
+            # What exif_transpose turned by: the tag as stored, whatever _metadata made of it.
+            turned = image.getexif().get(_ORIENTATION) in (5, 6, 7, 8)
         except Exception:  # an orientation Pillow cannot apply: keep the pixels as stored
-            upright = image
+            upright, turned = image, False
         # The size people see: width and height of the upright photo.
-        width, height = upright.size
+        if turned:
+            width, height = height, width
         try:
-            thumb = _jpeg(upright, THUMB_SIZE)
-            mini = _jpeg(upright, MINI_SIZE)
+            thumbnail = _thumbnail(upright, THUMB_SIZE)
+            thumb = _jpeg(thumbnail)
+            mini = _jpeg(_thumbnail(thumbnail, MINI_SIZE))
         except Exception as exc:
             raise BadImage(
                 "The image is damaged or truncated and cannot be read", "damaged image"
@@ -256,7 +281,8 @@ class FloorPlan:
 
 def floor_plan(data: bytes) -> FloorPlan:
     """Check a floor-plan picture; keep its bytes unless browsers need them upright or as PNG."""
-    with open_checked(data) as image:
+    decoded, _ = open_checked(data)
+    with decoded as image:
         kind = image.format or ""
         orientation = _metadata(image)[0]
         if kind != "HEIF" and orientation == 1:

@@ -158,9 +158,11 @@ class ImageRepository(Repository[Image]):
         stmt = select(User.id, User.username).where(User.org_id == org_id, User.id == user_id)
         return (await self.session.execute(stmt)).first()
 
-    async def set_labels(self, image_id: str, tags: list[str], category_ids: list[str]) -> None:
+    async def set_labels(
+        self, org_id: str, image_id: str, tags: list[str], category_ids: list[str]
+    ) -> None:
         await self.session.execute(
             update(Image)
-            .where(Image.id == image_id)
+            .where(Image.org_id == org_id, Image.id == image_id)
             .values(tags=tags, category_ids=category_ids, time_modified=func.now())
         )

@@ -10,7 +10,6 @@ conditions; the date range always applies).
 """
 
 from collections.abc import AsyncIterator
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import (
@@ -43,6 +42,7 @@ from tagtrack.images.schemas import (
 )
 from tagtrack.images.service import ImageService, Served
 from tagtrack.kit.lists import MAX_LIMIT, MAX_PAGE, ListParams, set_total
+from tagtrack.kit.schemas import UtcDateTime
 
 router = APIRouter(prefix="/images", tags=["images"], responses=ERROR_RESPONSES)
 
@@ -86,8 +86,8 @@ def _search(
     uploader: Annotated[str, Query(max_length=24, description="Uploaded by this user id")] = "",
     search: Annotated[str, Query(max_length=200, description="Text in comment, tags")] = "",
     partial: Annotated[bool, Query(description="Tags match as parts, any case")] = False,
-    dateStart: Annotated[datetime | None, Query(description="Taken at or after")] = None,  # noqa: N803
-    dateEnd: Annotated[datetime | None, Query(description="Taken at or before")] = None,  # noqa: N803
+    dateStart: Annotated[UtcDateTime | None, Query(description="Taken at or after")] = None,  # noqa: N803
+    dateEnd: Annotated[UtcDateTime | None, Query(description="Taken at or before")] = None,  # noqa: N803
     any_of: Annotated[bool, Query(alias="or", description="Any condition is enough")] = False,
 ) -> ImageSearch:
     return ImageSearch(

@@ -33,7 +33,7 @@ from tagtrack.images.schemas import (
     Uploader,
     clean_tags,
 )
-from tagtrack.images.storage import Storage, Variant, image_key
+from tagtrack.images.storage import EXPORT_CHUNK, Storage, Variant, image_key
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import Image
 from tagtrack.models.base import utcnow
@@ -252,6 +252,7 @@ class ImageService:
             kept_tags = [t for t in tags if t not in remove_tags]
             kept_categories = [c for c in categories if c not in remove]
             await self.repository.set_labels(
+                principal.org_id,
                 image_id,
                 clean_tags(kept_tags + body.addTags),
                 list(dict.fromkeys(kept_categories + add)),
@@ -383,4 +384,5 @@ class ImageService:
                 except FileNotFoundError:
                     log.error("image %s has no stored original; left out of the zip", image.id)
                     continue
-                yield f"{image.id}.{image.format}", image.time_created, self.storage.read(key)
+                originals = self.storage.read(key, EXPORT_CHUNK)
+                yield f"{image.id}.{image.format}", image.time_created, originals

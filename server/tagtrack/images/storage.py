@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 # "plan" is a map's floor-plan picture, stored under the map's id.
 Variant = Literal["original", "thumb", "mini", "plan"]
 CHUNK = 64 * 1024
+# Exports read whole originals one after another: larger pieces, fewer trips through a thread.
+EXPORT_CHUNK = 1024 * 1024
 _KEY = re.compile(r"^[0-9a-f]{24}/[0-9a-f]{24}/(original|thumb|mini|plan)$")
 
 
@@ -37,8 +39,9 @@ class Storage(Protocol):
     async def put(self, key: str, data: bytes) -> None:
         """Store the bytes under the key, replacing what was there."""
 
-    def read(self, key: str) -> AsyncIterator[bytes]:
-        """The stored bytes in chunks; FileNotFoundError when the key holds nothing."""
+    def read(self, key: str, chunk: int = CHUNK) -> AsyncIterator[bytes]:
+        """The stored bytes in pieces of at most `chunk` bytes; FileNotFoundError when the key
+        holds nothing."""
 
     async def size(self, key: str) -> int:
         """The stored size in bytes; FileNotFoundError when the key holds nothing."""
@@ -74,12 +77,12 @@ class LocalStorage:
 
         await anyio.to_thread.run_sync(write)
 
-    async def read(self, key: str) -> AsyncIterator[bytes]:
+    async def read(self, key: str, chunk: int = CHUNK) -> AsyncIterator[bytes]:
         path = self._path(key)
         handle = await anyio.open_file(path, "rb")
         try:
-            while chunk := await handle.read(CHUNK):
-                yield chunk
+            while piece := await handle.read(chunk):
+                yield piece
         finally:
             await handle.aclose()
 
@@ -110,14 +113,14 @@ class ObjectStorage:
     async def put(self, key: str, data: bytes) -> None:
         await obstore.put_async(self.store, _checked(key), data)
 
-    async def read(self, key: str) -> AsyncIterator[bytes]:
+    async def read(self, key: str, chunk: int = CHUNK) -> AsyncIterator[bytes]:
         # A missing object raises FileNotFoundError here, as a missing file does.
         result = await obstore.get_async(self.store, _checked(key))
-        async for received in result.stream(min_chunk_size=CHUNK):
-            # The network hands over blocks of any size; pass them on in CHUNK pieces.
+        async for received in result.stream(min_chunk_size=chunk):
+            # The network hands over blocks of any size; pass them on in `chunk` pieces.
             view = memoryview(received)
-            for start in range(0, len(view), CHUNK):
-                yield bytes(view[start : start + CHUNK])
+            for start in range(0, len(view), chunk):
+                yield bytes(view[start : start + chunk])
 
     async def size(self, key: str) -> int:
         return (await obstore.head_async(self.store, _checked(key)))["size"]

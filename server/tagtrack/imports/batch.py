@@ -97,7 +97,7 @@ async def _target(
     site = sites[0]
     if not zone_text:
         return site, None
-    zones = await repository.zones_named(site.id, zone_text)
+    zones = await repository.zones_named(site, zone_text)
     if not zones:
         raise ImportFailed(f"The site {site.name} has no zone named or with the id '{zone_text}'")
     if len(zones) > 1:
@@ -120,7 +120,7 @@ async def import_workbook(
     """Import every row of the workbook's first sheet as an item of the site."""
     async with maker() as session:
         target_site, target_zone = await _target(session, site, zone)
-        saved = await ImportService(session, settings).site_settings(target_site.id)
+        saved = await ImportService(session, settings).site_settings(target_site)
     try:
         sheet = open_path(path)
     except WorkbookRefused as exc:

@@ -43,8 +43,10 @@ class ImportRepository(Repository[ImageCategory]):
         stmt = select(Site).where(or_(Site.id == text, func.lower(Site.name) == text.lower()))
         return (await self.session.execute(stmt.order_by(Site.id))).scalars().all()
 
-    async def zones_named(self, site_id: str, text: str) -> Sequence[Zone]:
+    async def zones_named(self, site: Site, text: str) -> Sequence[Zone]:
         stmt = select(Zone).where(
-            Zone.site_id == site_id, or_(Zone.id == text, func.lower(Zone.name) == text.lower())
+            Zone.org_id == site.org_id,
+            Zone.site_id == site.id,
+            or_(Zone.id == text, func.lower(Zone.name) == text.lower()),
         )
         return (await self.session.execute(stmt.order_by(Zone.id))).scalars().all()

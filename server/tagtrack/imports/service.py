@@ -30,7 +30,7 @@ from tagtrack.imports.rules import (
 from tagtrack.imports.schemas import ImportRow, ImportRowResult, ParsedSheet
 from tagtrack.imports.workbook import WorkbookRefused, read_all
 from tagtrack.lookups.tracking import site_for_write
-from tagtrack.models import ImageCategory, Thing, Zone
+from tagtrack.models import ImageCategory, Site, Thing, Zone
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.settings.schemas import ImportMapping, SiteSettingsBody
 from tagtrack.sites.repository import SiteRepository
@@ -79,8 +79,10 @@ class ImportService:
             raise refused(exc) from exc
         return ParsedSheet(fileName=file_name, headers=headers, rows=rows)
 
-    async def site_settings(self, site_id: str) -> SiteSettingsBody:
-        return SiteSettingsBody.model_validate(await self.settings.site_settings(site_id))
+    async def site_settings(self, site: Site) -> SiteSettingsBody:
+        return SiteSettingsBody.model_validate(
+            await self.settings.site_settings(site.org_id, site.id)
+        )
 
     async def save_mapping(
         self, principal: Principal, site_id: str, mapping: ImportMapping
@@ -88,7 +90,7 @@ class ImportService:
         """Store the mapping in the site's settings, leaving every other setting as it is."""
         check_mapping(mapping.headerAssetFields, None)
         site = await site_for_write(self.sites, principal, site_id)
-        stored = dict(await self.settings.site_settings(site.id))
+        stored = dict(await self.settings.site_settings(site.org_id, site.id))
         import_settings = dict(stored.get("importSettings") or {})
         kept = [
             m
@@ -118,7 +120,7 @@ class ImportService:
 
     async def import_row(self, principal: Principal, body: ImportRow) -> ImportRowResult:
         site = await site_for_write(self.sites, principal, body.site)
-        settings = await self.site_settings(site.id)
+        settings = await self.site_settings(site)
         zone = await self.zone_of_site(principal, site.id, body.zone) if body.zone else None
         check_mapping(body.headerAssetFields, body.cells.keys())
         row = row_fields(body.headerAssetFields, body.cells)

@@ -412,6 +412,18 @@ def _time(value: Any, where: str, default: datetime) -> datetime:
         _fail(where, expected, value)
     year, month, day, hour, minute, second, fraction, sign, off_h, off_m = match.groups()
     try:
+        if not sign or (off_h == "00" and off_m in (None, "00")):
+            # UTC, as readers nearly always send it: no conversion to make.
+            return datetime(
+                int(year),
+                int(month),
+                int(day),
+                int(hour),
+                int(minute),
+                int(second or 0),
+                int(fraction[:6].ljust(6, "0")) if fraction else 0,
+                tzinfo=UTC,
+            )
         offset = timedelta(0)
         if sign:  # "+0300" (Zebra) and "+03:00" alike; a zone-less time is taken as UTC
             offset = timedelta(hours=int(off_h), minutes=int(off_m or 0))

@@ -10,6 +10,8 @@ from tagtrack.ingest.formats import Read
 from tagtrack.kit.repository import Repository
 from tagtrack.models import Endpoint, IngestBatch, PendingRead, RawPayload
 from tagtrack.models.base import utcnow
+from tagtrack.models.org_key import ENDPOINT, READER_KEY
+from tagtrack.orgs.repository import OrgKeyRepository
 
 QUEUE_COLUMNS = (
     "org_id", "endpoint_id", "tag", "antenna", "time", "rssi", "direction", "tamper", "data",
@@ -21,16 +23,34 @@ class IngestRepository(Repository[PendingRead]):
     model = PendingRead
 
     async def endpoint_by_key(self, key: str) -> Endpoint | None:
-        return await self.session.scalar(select(Endpoint).where(Endpoint.key == key))
+        """A reader's key names no organisation: org_keys says whose it is."""
+        owner = await OrgKeyRepository(self.session).owner(READER_KEY, key)
+        if owner is None:
+            return None
+        org_id, endpoint_id = owner
+        stmt = select(Endpoint).where(
+            Endpoint.org_id == org_id, Endpoint.id == endpoint_id, Endpoint.key == key
+        )
+        return await self.session.scalar(stmt)
 
-    async def endpoint_by_id(self, endpoint_id: str) -> Endpoint | None:
-        return await self.session.get(Endpoint, endpoint_id)
+    async def endpoint_by_topic(self, endpoint_id: str) -> Endpoint | None:
+        """An MQTT topic names the endpoint alone: org_keys says whose it is."""
+        owner = await OrgKeyRepository(self.session).owner(ENDPOINT, endpoint_id)
+        return await self.endpoint_by_id(*owner) if owner else None
 
-    async def claim_batch(self, endpoint_id: str, batch_id: str, accepted: int) -> int | None:
+    async def endpoint_by_id(self, org_id: str, endpoint_id: str) -> Endpoint | None:
+        return await self.session.get(Endpoint, {"org_id": org_id, "id": endpoint_id})
+
+    async def claim_batch(self, endpoint: Endpoint, batch_id: str, accepted: int) -> int | None:
         """Record a batch id; None when it is new, else what was accepted the first time."""
         stmt = (
             pg_insert(IngestBatch)
-            .values(endpoint_id=endpoint_id, batch_id=batch_id, accepted=accepted)
+            .values(
+                org_id=endpoint.org_id,
+                endpoint_id=endpoint.id,
+                batch_id=batch_id,
+                accepted=accepted,
+            )
             .on_conflict_do_nothing()
             .returning(IngestBatch.batch_id)
         )
@@ -38,7 +58,9 @@ class IngestRepository(Repository[PendingRead]):
             return None
         earlier = await self.session.scalar(
             select(IngestBatch.accepted).where(
-                IngestBatch.endpoint_id == endpoint_id, IngestBatch.batch_id == batch_id
+                IngestBatch.org_id == endpoint.org_id,
+                IngestBatch.endpoint_id == endpoint.id,
+                IngestBatch.batch_id == batch_id,
             )
         )
         return int(earlier or 0)
@@ -51,7 +73,8 @@ class IngestRepository(Repository[PendingRead]):
         records = [
             (
                 endpoint.org_id, endpoint.id, read.tag, read.antenna, read.time, read.rssi,
-                read.direction or "", read.tamper, orjson.dumps(read.data).decode(), now,
+                read.direction or "", read.tamper,
+                orjson.dumps(read.data).decode() if read.data else "{}", now,
             )
             for read in reads
         ]  # fmt: skip
@@ -64,6 +87,14 @@ class IngestRepository(Repository[PendingRead]):
         self.session.add(
             RawPayload(org_id=endpoint.org_id, endpoint_id=endpoint.id, channel=channel, body=body)
         )
+
+    async def pending_span(self, org_id: str) -> int:
+        """How many ids lie between the organisation's oldest and newest queued read."""
+        stmt = select(func.min(PendingRead.id), func.max(PendingRead.id)).where(
+            PendingRead.org_id == org_id
+        )
+        oldest, newest = (await self.session.execute(stmt)).one()
+        return 0 if oldest is None else int(newest) - int(oldest) + 1
 
     async def pending_count(self, org_id: str, up_to: int) -> int:
         """Reads waiting for this organisation, counted no further than `up_to`."""

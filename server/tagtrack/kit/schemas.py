@@ -4,7 +4,7 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 from tagtrack.core.ids import is_id
 
@@ -23,6 +23,16 @@ def _required_text(value: str) -> str:
 def _valid_id(value: str) -> str:
     if not is_id(value):
         raise ValueError("must be a 24-character hex id")
+    return value
+
+
+_NUMBER = re.compile(r"^\s*[-+]?\d+(\.\d*)?\s*$")
+
+
+def _not_a_number(value: object) -> object:
+    # Pydantic reads a bare number as seconds since 1970: `startDate: 12` would be 1970-01-01.
+    if isinstance(value, int | float) or (isinstance(value, str) and _NUMBER.match(value)):
+        raise ValueError("must be a date and time such as 2026-01-31T08:00:00Z, not a number")
     return value
 
 
@@ -48,6 +58,6 @@ def _email(value: str) -> str:
 
 RequiredText = Annotated[str, AfterValidator(_required_text)]
 Id = Annotated[str, AfterValidator(_valid_id)]
-UtcDateTime = Annotated[datetime, AfterValidator(_utc)]
+UtcDateTime = Annotated[datetime, BeforeValidator(_not_a_number), AfterValidator(_utc)]
 Email = Annotated[str, Field(max_length=254), AfterValidator(_email)]
 IdField = Field(alias="_id")

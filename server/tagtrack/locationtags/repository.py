@@ -15,7 +15,7 @@ class LocationTagRepository(Repository[LocationTag]):
     ) -> tuple[Sequence[LocationTag], int]:
         stmt = (
             select(LocationTag)
-            .outerjoin(Zone, Zone.id == LocationTag.zone_id)
+            .outerjoin(Zone, (Zone.org_id == LocationTag.org_id) & (Zone.id == LocationTag.zone_id))
             .where(LocationTag.org_id == org_id)
         )
         if site_ids is not None:

@@ -11,6 +11,7 @@ from tagtrack.models.image import Image, ImageCategory
 from tagtrack.models.ingest import IngestBatch, PendingRead, RawPayload
 from tagtrack.models.location_tag import LocationTag
 from tagtrack.models.org import Organization, OrgSettings
+from tagtrack.models.org_key import OrgKey
 from tagtrack.models.password_reset import PasswordReset
 from tagtrack.models.report import DailyRun, ReportConfig
 from tagtrack.models.role import AccessRule, Role
@@ -37,6 +38,7 @@ __all__ = [
     "LocationTag",
     "LoginFailure",
     "Map",
+    "OrgKey",
     "OrgSettings",
     "Organization",
     "PasswordReset",

@@ -14,10 +14,10 @@ class AuditEntry(Base):
     __tablename__ = "audit_log"
     __table_args__ = (Index("ix_audit_log_org_id_time", "org_id", "time"),)
 
-    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     time: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, default=utcnow)
     # Empty when no organisation is known (a sign-in with an unknown username).
-    org_id: Mapped[str] = mapped_column(String(24), nullable=False, default="")
+    org_id: Mapped[str] = mapped_column(String(24), primary_key=True, default="")
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     actor_id: Mapped[str] = mapped_column(String(24), nullable=False, default="")
     actor: Mapped[str] = mapped_column(String(300), nullable=False, default="")
     action: Mapped[str] = mapped_column(String(64), nullable=False)

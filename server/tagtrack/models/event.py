@@ -7,6 +7,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     String,
@@ -19,10 +20,21 @@ from tagtrack.models.base import Base, IdMixin
 
 
 class Event(IdMixin, Base):
-    """Reads of one tag at one endpoint and antenna, folded while they keep coming."""
+    """Reads of one tag at one endpoint and antenna, folded while they keep coming.
+
+    Partitioned by month of `time` (migration 0011, core/partitions.py): the primary key
+    is (org_id, id, time), and a row is found by all three.
+    """
 
     __tablename__ = "events"
     __table_args__ = (
+        ForeignKeyConstraint(
+            ["org_id", "site_id"], ["sites.org_id", "sites.id"], ondelete="CASCADE"
+        ),
+        # The database sets only endpoint_id to null (ON DELETE SET NULL (endpoint_id)).
+        ForeignKeyConstraint(
+            ["org_id", "endpoint_id"], ["endpoints.org_id", "endpoints.id"], ondelete="SET NULL"
+        ),
         Index("ix_events_site_time", "org_id", "site_id", "time"),
         # All Sites pages newest first without sorting the organisation's events.
         Index("ix_events_org_time", "org_id", "time", "id"),
@@ -31,19 +43,17 @@ class Event(IdMixin, Base):
     )
 
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False
+        String(24),
+        ForeignKey("organizations.id", ondelete="CASCADE"),
+        primary_key=True,
     )
-    site_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("sites.id", ondelete="CASCADE"), nullable=False
-    )
-    endpoint_id: Mapped[str | None] = mapped_column(
-        String(24), ForeignKey("endpoints.id", ondelete="SET NULL"), nullable=True
-    )
+    site_id: Mapped[str] = mapped_column(String(24), nullable=False)
+    endpoint_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
     # No foreign key: unknown tags point at the placeholder thing, and history outlives things.
     thing_id: Mapped[str] = mapped_column(String(24), nullable=False)
     tag: Mapped[str] = mapped_column(String(128), nullable=False)
     antenna: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
-    time: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
+    time: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
     first_time: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     repeat_count: Mapped[int] = mapped_column(BigInteger, nullable=False, default=1)
     direction: Mapped[str] = mapped_column(String(4), nullable=False, default="")

@@ -4,7 +4,7 @@ from sqlalchemy import BigInteger, DateTime, ForeignKey, Index, String, Text, te
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
-from tagtrack.models.base import Base, IdMixin
+from tagtrack.models.base import Base, IdMixin, tenant_key
 
 
 class TrackingException(IdMixin, Base):
@@ -16,18 +16,18 @@ class TrackingException(IdMixin, Base):
         # One dwell alert per visit.
         Index(
             "uq_exceptions_visit",
+            "org_id",
             "zone_duration_id",
             unique=True,
             postgresql_where=text("zone_duration_id IS NOT NULL"),
         ),
+        tenant_key("site_id", "sites", "CASCADE"),
     )
 
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
-    site_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("sites.id", ondelete="CASCADE"), nullable=False
-    )
+    site_id: Mapped[str] = mapped_column(String(24), nullable=False)
     type: Mapped[str] = mapped_column(String(40), nullable=False)
     time: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     thing_id: Mapped[str | None] = mapped_column(String(24), nullable=True)

@@ -2,7 +2,7 @@ from sqlalchemy import Float, ForeignKey, Integer, String, UniqueConstraint, tex
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
-from tagtrack.models.base import Base, IdMixin, TimestampMixin
+from tagtrack.models.base import Base, IdMixin, TimestampMixin, tenant_key
 
 
 class Map(IdMixin, TimestampMixin, Base):
@@ -10,14 +10,15 @@ class Map(IdMixin, TimestampMixin, Base):
     corners. Things, readers and location tags sit on it at fractions of the picture."""
 
     __tablename__ = "maps"
-    __table_args__ = (UniqueConstraint("org_id", "site_id", "name"),)
+    __table_args__ = (
+        UniqueConstraint("org_id", "site_id", "name"),
+        tenant_key("site_id", "sites", "CASCADE"),
+    )
 
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False, index=True
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
-    site_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("sites.id", ondelete="CASCADE"), nullable=False, index=True
-    )
+    site_id: Mapped[str] = mapped_column(String(24), nullable=False, index=True)
     name: Mapped[str] = mapped_column(String(200), nullable=False)
     top_left: Mapped[list[float]] = mapped_column(
         ARRAY(Float), nullable=False, server_default=text("'{0,1000}'")

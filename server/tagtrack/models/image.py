@@ -16,7 +16,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
-from tagtrack.models.base import Base, IdMixin, TimestampMixin
+from tagtrack.models.base import Base, IdMixin, TimestampMixin, tenant_key
 
 _EMPTY_ARRAY = text("'{}'")
 
@@ -29,7 +29,7 @@ class ImageCategory(IdMixin, TimestampMixin, Base):
     __table_args__ = (UniqueConstraint("org_id", "name"),)
 
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False, index=True
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
     name: Mapped[str] = mapped_column(String(200), nullable=False)
     description: Mapped[str] = mapped_column(Text, nullable=False, default="")
@@ -45,14 +45,13 @@ class Image(IdMixin, TimestampMixin, Base):
         Index("ix_images_org_created", "org_id", "time_created"),
         Index("ix_images_tags", "tags", postgresql_using="gin"),
         Index("ix_images_category_ids", "category_ids", postgresql_using="gin"),
+        tenant_key("uploader_id", "users", "SET NULL"),
     )
 
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
-    uploader_id: Mapped[str | None] = mapped_column(
-        String(24), ForeignKey("users.id", ondelete="SET NULL"), nullable=True, index=True
-    )
+    uploader_id: Mapped[str | None] = mapped_column(String(24), nullable=True, index=True)
     # When the photo was taken (EXIF), else when it was uploaded.
     timestamp: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
     longitude: Mapped[float] = mapped_column(Float, nullable=False, default=0.0)

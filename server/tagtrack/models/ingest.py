@@ -7,7 +7,6 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
-    Index,
     Integer,
     LargeBinary,
     String,
@@ -16,19 +15,18 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from tagtrack.models.base import Base, utcnow
+from tagtrack.models.base import Base, tenant_key, utcnow
 
 
 class PendingRead(Base):
     """A read that was acknowledged to its reader and waits to be processed."""
 
     __tablename__ = "pending_reads"
-    __table_args__ = (Index("ix_pending_reads_org_id", "org_id", "id"),)
 
-    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     endpoint_id: Mapped[str] = mapped_column(String(24), nullable=False)
     tag: Mapped[str] = mapped_column(String(128), nullable=False)
     antenna: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
@@ -50,10 +48,12 @@ class IngestBatch(Base):
     """A batch id a reader already delivered: a retry is acknowledged, not counted again."""
 
     __tablename__ = "ingest_batches"
+    __table_args__ = (tenant_key("endpoint_id", "endpoints", "CASCADE"),)
 
-    endpoint_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("endpoints.id", ondelete="CASCADE"), primary_key=True
+    org_id: Mapped[str] = mapped_column(
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
+    endpoint_id: Mapped[str] = mapped_column(String(24), primary_key=True)
     batch_id: Mapped[str] = mapped_column(String(200), primary_key=True)
     accepted: Mapped[int] = mapped_column(Integer, nullable=False)
     received_at: Mapped[datetime] = mapped_column(
@@ -66,10 +66,10 @@ class RawPayload(Base):
 
     __tablename__ = "raw_payloads"
 
-    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     endpoint_id: Mapped[str] = mapped_column(String(24), nullable=False, index=True)
     channel: Mapped[str] = mapped_column(String(16), nullable=False)
     body: Mapped[bytes] = mapped_column(LargeBinary, nullable=False)

@@ -1,6 +1,6 @@
 from typing import Any
 
-from sqlalchemy import Boolean, ForeignKey, String, text
+from sqlalchemy import Boolean, ForeignKey, Integer, String, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -14,6 +14,10 @@ class Organization(IdMixin, TimestampMixin, Base):
     subdomain: Mapped[str] = mapped_column(String(63), nullable=False, unique=True)
     okta_enabled: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
     entra_enabled: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
+    # Days of events and zone visits kept; 0 keeps them forever (core/retention.py).
+    history_retention_days: Mapped[int] = mapped_column(
+        Integer, nullable=False, default=0, server_default=text("0")
+    )
 
 
 class OrgSettings(Base):

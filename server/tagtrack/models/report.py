@@ -13,7 +13,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from tagtrack.models.base import Base, IdMixin, TimestampMixin
+from tagtrack.models.base import Base, IdMixin, TimestampMixin, tenant_key
 
 _EMPTY_ARRAY = text("'{}'")
 
@@ -22,14 +22,15 @@ class ReportConfig(IdMixin, TimestampMixin, Base):
     """A saved report of a site: what it shows, and whether the daily mail carries it."""
 
     __tablename__ = "report_configs"
-    __table_args__ = (UniqueConstraint("site_id", "name"),)
+    __table_args__ = (
+        UniqueConstraint("org_id", "site_id", "name"),
+        tenant_key("site_id", "sites", "CASCADE"),
+    )
 
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False, index=True
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
-    site_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("sites.id", ondelete="CASCADE"), nullable=False, index=True
-    )
+    site_id: Mapped[str] = mapped_column(String(24), nullable=False, index=True)
     name: Mapped[str] = mapped_column(String(200), nullable=False)
     type: Mapped[str] = mapped_column(String(40), nullable=False)
     format: Mapped[str] = mapped_column(String(16), nullable=False)
@@ -52,14 +53,15 @@ class DailyRun(IdMixin, Base):
     """
 
     __tablename__ = "daily_runs"
-    __table_args__ = (UniqueConstraint("site_id", "kind", "day"),)
+    __table_args__ = (
+        UniqueConstraint("org_id", "site_id", "kind", "day"),
+        tenant_key("site_id", "sites", "CASCADE"),
+    )
 
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False, index=True
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
-    site_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("sites.id", ondelete="CASCADE"), nullable=False
-    )
+    site_id: Mapped[str] = mapped_column(String(24), nullable=False)
     kind: Mapped[str] = mapped_column(String(16), nullable=False)
     day: Mapped[date] = mapped_column(Date, nullable=False)
     time: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)

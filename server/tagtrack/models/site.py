@@ -5,7 +5,7 @@ from sqlalchemy import DateTime, ForeignKey, String, Text, UniqueConstraint, tex
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from tagtrack.models.base import Base, IdMixin, TimestampMixin
+from tagtrack.models.base import Base, IdMixin, TimestampMixin, tenant_key
 
 
 class Site(IdMixin, TimestampMixin, Base):
@@ -13,7 +13,7 @@ class Site(IdMixin, TimestampMixin, Base):
     __table_args__ = (UniqueConstraint("org_id", "name"),)
 
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False, index=True
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
     name: Mapped[str] = mapped_column(String(200), nullable=False)
     description: Mapped[str] = mapped_column(Text, nullable=False, default="")
@@ -33,13 +33,12 @@ class Site(IdMixin, TimestampMixin, Base):
 
 class SiteSettings(Base):
     __tablename__ = "site_settings"
+    __table_args__ = (tenant_key("site_id", "sites", "CASCADE"),)
 
-    site_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("sites.id", ondelete="CASCADE"), primary_key=True
-    )
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False, index=True
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
+    site_id: Mapped[str] = mapped_column(String(24), primary_key=True)
     settings: Mapped[dict[str, Any]] = mapped_column(
         JSONB, nullable=False, server_default=text("'{}'::jsonb")
     )

@@ -1,11 +1,20 @@
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Index, String, Text, text
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    String,
+    Text,
+    text,
+)
 from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from tagtrack.models.base import Base, IdMixin, TimestampMixin
+from tagtrack.models.base import Base, IdMixin, TimestampMixin, tenant_key
 
 _EMPTY_ARRAY = text("'{}'")
 
@@ -23,14 +32,16 @@ class Thing(IdMixin, TimestampMixin, Base):
             postgresql_ops={"name": "gin_trgm_ops"},
         ),
         Index("ix_things_parents", "parents", postgresql_using="gin"),
+        tenant_key("site_id", "sites", "CASCADE"),
+        tenant_key("zone_id", "zones", "SET NULL"),
+        tenant_key("endpoint_id", "endpoints", "SET NULL"),
+        tenant_key("location_tag_id", "location_tags", "SET NULL"),
     )
 
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False, index=True
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
-    site_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("sites.id", ondelete="CASCADE"), nullable=False, index=True
-    )
+    site_id: Mapped[str] = mapped_column(String(24), nullable=False, index=True)
     thing_class: Mapped[str] = mapped_column("class", String(16), nullable=False)
     name: Mapped[str] = mapped_column(String(300), nullable=False, default="")
     description: Mapped[str] = mapped_column(Text, nullable=False, default="")
@@ -63,9 +74,7 @@ class Thing(IdMixin, TimestampMixin, Base):
     )
 
     # State, written by processing.
-    zone_id: Mapped[str | None] = mapped_column(
-        String(24), ForeignKey("zones.id", ondelete="SET NULL"), nullable=True, index=True
-    )
+    zone_id: Mapped[str | None] = mapped_column(String(24), nullable=True, index=True)
     last_event: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     last_endpoint_time: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True
@@ -73,13 +82,9 @@ class Thing(IdMixin, TimestampMixin, Base):
     last_zone_time: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # When the thing was last read inside its current zone: the kill delay counts from it.
     last_zone_read: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    endpoint_id: Mapped[str | None] = mapped_column(
-        String(24), ForeignKey("endpoints.id", ondelete="SET NULL"), nullable=True
-    )
+    endpoint_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
     direction: Mapped[str] = mapped_column(String(4), nullable=False, default="")
-    location_tag_id: Mapped[str | None] = mapped_column(
-        String(24), ForeignKey("location_tags.id", ondelete="SET NULL"), nullable=True
-    )
+    location_tag_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
     xy: Mapped[list[float]] = mapped_column(
         ARRAY(Float), nullable=False, server_default=text("'{0,0}'")
     )
@@ -95,11 +100,10 @@ class ThingTag(Base):
     """Every tag of every thing, upper case: unique within an organisation, found by any."""
 
     __tablename__ = "thing_tags"
+    __table_args__ = (tenant_key("thing_id", "things", "CASCADE"),)
 
     org_id: Mapped[str] = mapped_column(
         String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
     tag: Mapped[str] = mapped_column(String(128), primary_key=True)
-    thing_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("things.id", ondelete="CASCADE"), nullable=False, index=True
-    )
+    thing_id: Mapped[str] = mapped_column(String(24), nullable=False, index=True)

@@ -4,16 +4,19 @@ from sqlalchemy import Boolean, DateTime, ForeignKey, Index, Integer, String, fu
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
-from tagtrack.models.base import Base, IdMixin, TimestampMixin, utcnow
+from tagtrack.models.base import Base, IdMixin, TimestampMixin, tenant_key, utcnow
 
 
 class User(IdMixin, TimestampMixin, Base):
     __tablename__ = "users"
-    # Sign-in takes only a username, so usernames are unique across organisations.
-    __table_args__ = (Index("uq_users_username_lower", func.lower(text("username")), unique=True),)
+    # Sign-in takes only a username, so usernames are unique across organisations: that is
+    # org_keys' primary key; this one is what a sharded table can keep.
+    __table_args__ = (
+        Index("uq_users_org_id_username", "org_id", func.lower(text("username")), unique=True),
+    )
 
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False, index=True
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
     name: Mapped[str] = mapped_column(String(200), nullable=False)
     username: Mapped[str] = mapped_column(String(254), nullable=False)
@@ -30,12 +33,14 @@ class User(IdMixin, TimestampMixin, Base):
 
 
 class UserSession(Base):
+    """A signed-in browser. Found by its token alone, before the organisation is known: the
+    token is the key, org_id says whose user it is."""
+
     __tablename__ = "user_sessions"
+    __table_args__ = (tenant_key("user_id", "users", "CASCADE"),)
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    user_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("users.id", ondelete="CASCADE"), nullable=False, index=True
-    )
+    user_id: Mapped[str] = mapped_column(String(24), nullable=False, index=True)
     org_id: Mapped[str] = mapped_column(String(24), nullable=False)
     created_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, default=utcnow

@@ -12,19 +12,20 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.orm import Mapped, mapped_column
 
-from tagtrack.models.base import Base, IdMixin, TimestampMixin
+from tagtrack.models.base import Base, IdMixin, TimestampMixin, tenant_key
 
 
 class Zone(IdMixin, TimestampMixin, Base):
     __tablename__ = "zones"
-    __table_args__ = (UniqueConstraint("site_id", "name"),)
+    __table_args__ = (
+        UniqueConstraint("org_id", "site_id", "name"),
+        tenant_key("site_id", "sites", "CASCADE"),
+    )
 
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False, index=True
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
-    site_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("sites.id", ondelete="CASCADE"), nullable=False, index=True
-    )
+    site_id: Mapped[str] = mapped_column(String(24), nullable=False, index=True)
     name: Mapped[str] = mapped_column(String(200), nullable=False)
     description: Mapped[str] = mapped_column(Text, nullable=False, default="")
     # Alert time in nanoseconds; 0 means no dwell alert.
@@ -41,17 +42,17 @@ class ZoneGate(Base):
     """A reader antenna that moves things into (IN, NEAR) or out of (OUT, GONE) a zone."""
 
     __tablename__ = "zone_gates"
+    __table_args__ = (
+        tenant_key("zone_id", "zones", "CASCADE"),
+        tenant_key("endpoint_id", "endpoints", "CASCADE"),
+    )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), nullable=False
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
     )
-    zone_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("zones.id", ondelete="CASCADE"), nullable=False, index=True
-    )
-    endpoint_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("endpoints.id", ondelete="CASCADE"), nullable=False, index=True
-    )
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    zone_id: Mapped[str] = mapped_column(String(24), nullable=False, index=True)
+    endpoint_id: Mapped[str] = mapped_column(String(24), nullable=False, index=True)
     direction: Mapped[str] = mapped_column(String(4), nullable=False)
     # -1 means every antenna of the endpoint.
     antenna: Mapped[int] = mapped_column(Integer, nullable=False, default=-1)

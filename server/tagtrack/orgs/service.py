@@ -19,6 +19,7 @@ def organization_read(org: Organization) -> OrganizationRead:
         subdomain=org.subdomain,
         oktaEnabled=org.okta_enabled,
         entraEnabled=org.entra_enabled,
+        historyRetentionDays=org.history_retention_days,
         timeCreated=org.time_created,
     )
 
@@ -59,6 +60,7 @@ class OrganizationService:
         org = await self.create_organization(body.name, body.subdomain)
         org.okta_enabled = body.oktaEnabled
         org.entra_enabled = body.entraEnabled
+        org.history_retention_days = body.historyRetentionDays
         await self._audit(principal, "organization.created", org)
         return organization_read(org)
 
@@ -67,6 +69,7 @@ class OrganizationService:
             "subdomain": org.subdomain,
             "oktaEnabled": org.okta_enabled,
             "entraEnabled": org.entra_enabled,
+            "historyRetentionDays": org.history_retention_days,
         }
         await record(
             self.repository.session, principal, action, "organization", org.id, org.name, detail
@@ -81,6 +84,7 @@ class OrganizationService:
         org.subdomain = body.subdomain
         org.okta_enabled = body.oktaEnabled
         org.entra_enabled = body.entraEnabled
+        org.history_retention_days = body.historyRetentionDays
         await self._audit(principal, "organization.updated", org)
         return organization_read(org)
 

@@ -75,12 +75,15 @@ class PasswordResetService:
 
     async def _issue(self, user: User, reason: str) -> None:
         now = utcnow()
-        if await self.repository.issued_since(user.id, now - RESEND_INTERVAL):
+        if await self.repository.issued_since(user, now - RESEND_INTERVAL):
             return
         token = reset_token(user.username, self.settings.secret_key, now + TOKEN_LIFETIME)
         await self.repository.add(
             PasswordReset(
-                token_hash=token_hash(token), user_id=user.id, expires_at=now + TOKEN_LIFETIME
+                token_hash=token_hash(token),
+                org_id=user.org_id,
+                user_id=user.id,
+                expires_at=now + TOKEN_LIFETIME,
             )
         )
         await self.mailer.send(
@@ -123,6 +126,6 @@ class PasswordResetService:
         user.locked = False
         user.failed_logins = 0
         # The token is used up, and every session of the user ends.
-        await self.repository.forget_user(user.id)
+        await self.repository.forget_user(user)
         who = Actor(org_id=user.org_id, actor_id=user.id, actor=user.username)
         await record(self.repository.session, who, "password.reset", "user", user.id, user.username)

@@ -17,7 +17,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tagtrack.core.config import Settings
 from tagtrack.core.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.core.mail import Mailer
+from tagtrack.live.repository import LiveRepository
 from tagtrack.models import Endpoint, LocationTag, PendingRead, TrackingException, Zone, ZoneGate
+from tagtrack.models.base import utcnow
 from tagtrack.processing.repository import (
     EventRow,
     FoldKey,
@@ -76,6 +78,23 @@ class Alert:
     text: str
 
 
+@dataclass(slots=True)
+class Repeat:
+    """What the newest read of a thing did, so that a repeat of it can be applied in a few steps.
+
+    A read with the same endpoint, antenna, tag and direction, no tamper flag and no sensor
+    data, within the repeat window and with nothing else having touched the thing since,
+    has exactly this effect under the rules: the thing's times and the event's Last Seen
+    move to it and the event counts one more read (see `BatchProcessor.repeat`).
+    """
+
+    thing: ThingRow
+    event: EventRow
+    endpoint: Endpoint
+    direction: str
+    in_zone: bool  # the read put the thing in (or kept it in) its current zone
+
+
 @dataclass
 class Outcome:
     processed: int = 0
@@ -99,41 +118,89 @@ class BatchProcessor:
         # Rows to write back when the batch ends, by id.
         self.changed_events: dict[str, EventRow] = {}
         self.changed_visits: dict[str, VisitRow] = {}
+        # Repeat fast path: the newest foldable read per (endpoint, antenna, tag), and what
+        # last touched each thing (a repeat is only taken when nothing else has since).
+        self.fold_repeats = True
+        self.repeats: dict[FoldKey, Repeat] = {}
+        self.touched: dict[str, Repeat | None] = {}
 
     async def run(self, reads: Sequence[AnyRead]) -> Outcome:
+        await self.repository.plan_for_these_values()
         ordered = sorted(reads, key=lambda r: (r.time, r.id or 0))
         tags = {r.tag for r in ordered}
         self.endpoints = await self.repository.endpoints(
             self.org_id, {r.endpoint_id for r in ordered if r.endpoint_id}
         )
         self.gates: dict[str, list[ZoneGate]] = {}
-        for gate in await self.repository.gates(self.endpoints):
+        for gate in await self.repository.gates(self.org_id, self.endpoints):
             self.gates.setdefault(gate.endpoint_id, []).append(gate)
         self.locations = await self.repository.location_tags(self.org_id, tags)
         held = {e.location_tag_id for e in self.endpoints.values() if e.location_tag_id}
         self.locations_by_id = {lt.id: lt for lt in self.locations.values()}
-        self.locations_by_id.update(await self.repository.location_tags_by_id(held))
+        self.locations_by_id.update(await self.repository.location_tags_by_id(self.org_id, held))
         site_ids = {e.site_id for e in self.endpoints.values()}
-        self.prefixes = await self.repository.tag_prefixes(site_ids)
+        self.prefixes = await self.repository.tag_prefixes(self.org_id, site_ids)
         candidates = set(tags)
         for prefix in set(self.prefixes.values()):
             candidates |= {prefix + t for t in tags} | {t.removeprefix(prefix) for t in tags}
         self.thing_ids = await self.repository.thing_ids_by_tag(self.org_id, candidates)
-        self.things = await self.repository.things_for_update(self.thing_ids.values())
-        self.visits = await self.repository.open_visits(self.things)
+        self.things = await self.repository.things_for_update(self.org_id, self.thing_ids.values())
+        self.visits = await self.repository.open_visits(self.org_id, self.things)
         zone_ids = {g.zone_id for gs in self.gates.values() for g in gs}
         zone_ids |= {lt.zone_id for lt in self.locations_by_id.values() if lt.zone_id}
         zone_ids |= {t.zone_id for t in self.things.values() if t.zone_id}
         zone_ids |= {r.zone_id for r in ordered if r.zone_id}
         self.zones = await self.repository.zones(self.org_id, zone_ids)
+        # An event older than this cannot take a read of this batch (see record_event), and
+        # a new event replaces it as the newest anyway.
+        fold_since = ordered[0].time - self.window if ordered else utcnow()
         self.latest = await self.repository.latest_events(
-            (r.endpoint_id, r.antenna, r.tag) for r in ordered if r.endpoint_id
+            self.org_id,
+            ((r.endpoint_id, r.antenna, r.tag) for r in ordered if r.endpoint_id),
+            fold_since,
         )
-        for read in ordered:
-            self.apply(read)
-            self.outcome.processed += 1
+        self.apply_all(ordered)
         await self.finish()
         return self.outcome
+
+    def apply_all(self, ordered: Sequence[AnyRead]) -> None:
+        """Apply reads in time order; repeats of a thing's newest read take the short path."""
+        repeats = self.repeats
+        for read in ordered:
+            step = repeats.get((read.endpoint_id, read.antenna, read.tag))
+            if step is None or not self.repeat(step, read):
+                self.apply(read)
+        self.outcome.processed += len(ordered)
+
+    def repeat(self, step: Repeat, read: AnyRead) -> bool:
+        """Apply `read` as a plain repeat of `step`'s read, if it is one; False when not.
+
+        Under the rules such a read sets the thing's Last Event and endpoint time (and its
+        last read in the zone when the read enters that zone), sets the event's Last Seen
+        and counts it; every other field it sets already holds the value it would set.
+        """
+        event = step.event
+        thing = step.thing
+        at = read.time
+        if (
+            read.tamper
+            or read.data
+            or read.zone_id is not None
+            or read.direction != step.direction
+            or step.endpoint.location_tag_id is not None
+            or self.touched.get(thing.id) is not step
+            or at < event.time
+            or at > event.time + self.window
+        ):
+            return False
+        thing.last_event = at
+        thing.last_endpoint_time = at
+        if step.in_zone:
+            thing.last_zone_read = at
+        event.time = at
+        event.repeat_count += 1
+        event.dirty = True
+        return True
 
     async def finish(self) -> None:
         # Things (and new ones' tags) first: visits and events refer to them.
@@ -144,6 +211,14 @@ class BatchProcessor:
         await self.repository.write_things(self.things.values())
         await self.repository.write_visits(self.changed_visits.values())
         await self.repository.write_events(self.changed_events.values())
+        # Consoles showing these sites refresh once this transaction commits.
+        await LiveRepository(self.session).announce(self.org_id, self.changed_sites())
+
+    def changed_sites(self) -> set[str]:
+        sites = {event.site_id for event in self.changed_events.values()}
+        sites |= {visit.site_id for visit in self.changed_visits.values()}
+        sites |= {thing.site_id for thing in self.things.values() if thing.dirty}
+        return sites
 
     def apply(self, read: AnyRead) -> None:
         endpoint = self.endpoints.get(read.endpoint_id) if read.endpoint_id else None
@@ -166,7 +241,34 @@ class BatchProcessor:
         thing = self.thing_for(read, endpoint, site_id)
         if thing is not None:
             self.update_state(thing, read, endpoint, site_id, placement)
-        self.record_event(read, endpoint, site_id, thing, placement)
+        event = self.record_event(read, endpoint, site_id, thing, placement)
+        if thing is not None and self.fold_repeats:
+            self.remember(read, endpoint, thing, event, placement)
+
+    def remember(
+        self,
+        read: AnyRead,
+        endpoint: Endpoint | None,
+        thing: ThingRow,
+        event: EventRow,
+        placement: Placement,
+    ) -> None:
+        """Note what this read did, when a repeat of it can take the short path."""
+        step = None
+        key = (read.endpoint_id, read.antenna, read.tag)
+        if (
+            endpoint is not None
+            and self.latest.get(key) is event  # the event the next read would fold into
+            and read.zone_id is None
+            and placement.location is None
+            and endpoint.location_tag_id is None
+            and thing.last_event == read.time  # the read became the thing's present state
+            and thing.endpoint_id == endpoint.id  # not cleared by leaving the site
+            and event.time == read.time
+        ):
+            step = Repeat(thing, event, endpoint, read.direction, placement.enter is not None)
+            self.repeats[key] = step
+        self.touched[thing.id] = step
 
     def place(self, read: AnyRead, endpoint: Endpoint | None, zone: Zone | None) -> Placement:
         if zone is not None:  # a manual event names its zone
@@ -243,6 +345,8 @@ class BatchProcessor:
         )
         self.enrolled[thing.id] = read.tag
         self.thing_ids[read.tag] = thing.id
+        # A new tag may now match a read another thing matched before (site tag prefixes).
+        self.repeats.clear()
         self.things[thing.id] = thing
         return thing
 
@@ -330,7 +434,7 @@ class BatchProcessor:
         site_id: str,
         thing: ThingRow | None,
         placement: Placement,
-    ) -> None:
+    ) -> EventRow:
         thing_id = thing.id if thing else UNKNOWN_THING_ID
         zone_id = placement.enter.id if placement.enter else None
         if thing is not None and thing.last_event == read.time:
@@ -353,7 +457,7 @@ class BatchProcessor:
             last.thing_id = thing_id
             last.dirty = True
             self.changed_events[last.id] = last
-            return
+            return last
         event = EventRow(
             id=new_id(),
             org_id=self.org_id,
@@ -376,6 +480,7 @@ class BatchProcessor:
         self.outcome.events_created += 1
         if endpoint is not None and (last is None or read.time >= last.time):
             self.latest[key] = event
+        return event
 
     def process_exception(self, read: AnyRead, why: str) -> None:
         site_id = None
@@ -414,6 +519,7 @@ class ProcessingService:
         reads = await self.repository.pending(org_id, limit)
         if not reads:
             return Outcome()
+        await self.repository.commit_without_waiting_for_disk()
         outcome = await BatchProcessor(self.session, self.settings, org_id).run(reads)
         await self.repository.delete_pending(org_id, [r.id for r in reads])
         return outcome
@@ -439,21 +545,22 @@ class ProcessingService:
     async def sweep(self, now: datetime, limit: int = 1000) -> Outcome:
         """Kill things past their zone's delay and raise dwell exceptions."""
         outcome = Outcome()
+        await self.repository.plan_for_these_values()
         for thing, zone in await self.repository.expired_residents(now, limit):
             assert thing.last_zone_read is not None
             deadline = thing.last_zone_read + timedelta(hours=zone.kill_duration)
             processor = BatchProcessor(self.session, self.settings, thing.org_id)
-            processor.visits = await self.repository.open_visits([thing.id])
+            processor.visits = await self.repository.open_visits(thing.org_id, [thing.id])
             processor.things[thing.id] = thing
             processor.leave(thing, zone, min(deadline, now))
             await processor.finish()
             outcome.processed += 1
         overstays = await self.repository.overstays(now, OVERSTAY_LOOKBACK, limit)
-        names = await self.repository.thing_names(v.thing_id for v, _ in overstays)
+        names = await self.repository.thing_names((v.org_id, v.thing_id) for v, _ in overstays)
         for visit, zone in overstays:
             end = visit.time_end or now
             minutes = max(1, round(zone.duration / 6e10))
-            name = names.get(visit.thing_id, visit.thing_id)
+            name = names.get((visit.org_id, visit.thing_id), visit.thing_id)
             message = f"{name} in {zone.name} > {minutes} minute(s)"
             created = await self.repository.add_exception_once(
                 TrackingException(

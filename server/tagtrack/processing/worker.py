@@ -9,12 +9,15 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import datetime
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.core.mail import Mailer
+from tagtrack.core.partitions import ensure_partitions_logged
+from tagtrack.core.retention import RetentionOutcome, apply_retention
 from tagtrack.models.base import utcnow
 from tagtrack.processing.repository import ProcessingRepository
 from tagtrack.processing.service import Outcome, ProcessingService, is_data_error, send_alerts
@@ -22,6 +25,9 @@ from tagtrack.processing.service import Outcome, ProcessingService, is_data_erro
 log = logging.getLogger("tagtrack.processing")
 
 IDLE_POLL_SECONDS = 1.0
+# History partitions ahead of time, and retention, from the sweep now and then.
+PARTITIONS_INTERVAL_SECONDS = 600
+RETENTION_INTERVAL_SECONDS = 6 * 3600
 # After a failed batch, this many reads are retried one by one to find the bad one.
 ISOLATE_READS = 200
 
@@ -32,6 +38,8 @@ class ProcessingWorker:
         self.settings = settings
         self.mailer = Mailer(settings)
         self.wake = asyncio.Event()
+        self.next_partitions = 0.0
+        self.next_retention = 0.0
 
     def notify(self) -> None:
         """Ingest calls this after committing reads, so they are processed at once."""
@@ -89,6 +97,22 @@ class ProcessingWorker:
             outcome = await service.sweep(now)
             await service.purge(now)
         await send_alerts(self.mailer, outcome.alerts)
+        await self.history(now)
+
+    async def history(self, now: datetime) -> None:
+        """Partitions for the coming months, and each organisation's history retention."""
+        if time.monotonic() >= self.next_partitions:
+            await ensure_partitions_logged(self.sessionmaker, now)
+            self.next_partitions = time.monotonic() + PARTITIONS_INTERVAL_SECONDS
+        if time.monotonic() >= self.next_retention:
+            try:
+                retention = await apply_retention(self.sessionmaker, now)
+            except Exception:  # the history stays a little longer; try again later
+                log.exception("history retention failed")
+                retention = RetentionOutcome()
+            # Work left (a backlog, or another process at it): the next sweep goes on.
+            wait = RETENTION_INTERVAL_SECONDS if retention.finished else 0
+            self.next_retention = time.monotonic() + wait
 
     async def run(self) -> None:
         last_sweep = 0.0

@@ -112,9 +112,9 @@ class DailyJobs:
             run_id = await daily.claim(site, INVENTORY, day, due)
             if run_id is None:
                 return
-            previous = await daily.previous(site.id, INVENTORY, day)
+            previous = await daily.previous(site, INVENTORY, day)
             if previous is not None:
-                read = await daily.read_in_zones(site.id, previous.time, due)
+                read = await daily.read_in_zones(site, previous.time, due)
                 for kind, zone, things in inventory_findings(previous.snapshot, read):
                     await daily.add_exception(
                         TrackingException(
@@ -129,7 +129,7 @@ class DailyJobs:
                             message=MESSAGES[kind].format(n=len(things)),
                         )
                     )
-            await daily.save_snapshot(run_id, await daily.zone_contents(site.id))
+            await daily.save_snapshot(site, run_id, await daily.zone_contents(site))
 
     async def mail(self, site: Site, day: date, due: datetime) -> None:
         async with self.sessionmaker() as session, session.begin():
@@ -140,7 +140,7 @@ class DailyJobs:
                 return
             since = daily_time_on(day - timedelta(days=1), site.report_daily_time, site.timezone)
             attachments = await self._attachments(ReportRepository(session), site, since, due)
-            counts = await daily.exception_counts(site.id, since, due)
+            counts = await daily.exception_counts(site, since, due)
             # Sent inside the claim's transaction: a failed send undoes the claim.
             await self.mailer.send(
                 list(site.report_emails),

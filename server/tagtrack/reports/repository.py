@@ -142,7 +142,7 @@ class ReportRepository(Repository[ReportConfig]):
                 visits.c.events,
             )
             .join(visits, visits.c.thing_id == Thing.id)
-            .join(Zone, Zone.id == visits.c.zone_id)
+            .join(Zone, (Zone.org_id == Thing.org_id) & (Zone.id == visits.c.zone_id))
             .where(*self._things_where(org_id, categories))
             .order_by(Thing.name, Thing.id, Zone.name)
         )
@@ -173,8 +173,8 @@ class ReportRepository(Repository[ReportConfig]):
                 current.name.label("current_zone"),
             )
             .join(last, last.c.thing_id == Thing.id)
-            .join(Zone, Zone.id == last.c.zone_id)
-            .outerjoin(current, current.id == Thing.zone_id)
+            .join(Zone, (Zone.org_id == Thing.org_id) & (Zone.id == last.c.zone_id))
+            .outerjoin(current, (current.org_id == Thing.org_id) & (current.id == Thing.zone_id))
             .where(last.c.time < after, *self._things_where(org_id, categories))
             .order_by(Thing.name, Thing.id)
         )
@@ -218,7 +218,7 @@ class ReportRepository(Repository[ReportConfig]):
                 Event.time,
                 Event.repeat_count,
             )
-            .join(Site, Site.id == Event.site_id)
+            .join(Site, (Site.org_id == Event.org_id) & (Site.id == Event.site_id))
             .where(
                 Event.org_id == org_id,
                 Event.time >= after,
@@ -256,7 +256,7 @@ class ReportRepository(Repository[ReportConfig]):
                 per_day.c.reads,
             )
             .join(per_day, per_day.c.thing_id == Thing.id)
-            .join(Site, Site.id == Thing.site_id)
+            .join(Site, (Site.org_id == Thing.org_id) & (Site.id == Thing.site_id))
             .where(Thing.org_id == org_id)
             .order_by(Thing.name, Thing.id, per_day.c.day)
         )
@@ -287,31 +287,40 @@ class DailyRepository(Repository[DailyRun]):
                 day=day,
                 time=time,
             )
-            .on_conflict_do_nothing(index_elements=["site_id", "kind", "day"])
+            .on_conflict_do_nothing(index_elements=["org_id", "site_id", "kind", "day"])
             .returning(DailyRun.id)
         )
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def previous(self, site_id: str, kind: str, day: date) -> DailyRun | None:
+    async def previous(self, site: Site, kind: str, day: date) -> DailyRun | None:
         stmt = (
             select(DailyRun)
-            .where(DailyRun.site_id == site_id, DailyRun.kind == kind, DailyRun.day < day)
+            .where(
+                DailyRun.org_id == site.org_id,
+                DailyRun.site_id == site.id,
+                DailyRun.kind == kind,
+                DailyRun.day < day,
+            )
             .order_by(DailyRun.day.desc())
             .limit(1)
         )
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
-    async def save_snapshot(self, run_id: str, snapshot: dict[str, list[str]]) -> None:
+    async def save_snapshot(self, site: Site, run_id: str, snapshot: dict[str, list[str]]) -> None:
         await self.session.execute(
-            update(DailyRun).where(DailyRun.id == run_id).values(snapshot=snapshot)
+            update(DailyRun)
+            .where(DailyRun.org_id == site.org_id, DailyRun.id == run_id)
+            .values(snapshot=snapshot)
         )
 
-    async def zone_contents(self, site_id: str) -> dict[str, list[str]]:
+    async def zone_contents(self, site: Site) -> dict[str, list[str]]:
         """{zone id: thing ids} of the things now in each zone of the site."""
         stmt = (
             select(Thing.zone_id, Thing.id)
-            .join(Zone, Zone.id == Thing.zone_id)
-            .where(Zone.site_id == site_id, Thing.id != UNKNOWN_THING_ID)
+            .join(Zone, (Zone.org_id == Thing.org_id) & (Zone.id == Thing.zone_id))
+            .where(
+                Thing.org_id == site.org_id, Zone.site_id == site.id, Thing.id != UNKNOWN_THING_ID
+            )
             .order_by(Thing.zone_id, Thing.id)
         )
         contents: dict[str, list[str]] = {}
@@ -320,14 +329,15 @@ class DailyRepository(Repository[DailyRun]):
         return contents
 
     async def read_in_zones(
-        self, site_id: str, after: datetime, before: datetime
+        self, site: Site, after: datetime, before: datetime
     ) -> set[tuple[str, str]]:
         """(zone, thing) pairs read in the site's zones during the window."""
         stmt = (
             select(Event.zone_id, Event.thing_id)
-            .join(Zone, Zone.id == Event.zone_id)
+            .join(Zone, (Zone.org_id == Event.org_id) & (Zone.id == Event.zone_id))
             .where(
-                Zone.site_id == site_id,
+                Event.org_id == site.org_id,
+                Zone.site_id == site.id,
                 Event.time >= after,
                 Event.time < before,
                 Event.thing_id != UNKNOWN_THING_ID,
@@ -337,13 +347,14 @@ class DailyRepository(Repository[DailyRun]):
         return {(str(zone_id), thing_id) for zone_id, thing_id in await self.session.execute(stmt)}
 
     async def exception_counts(
-        self, site_id: str, after: datetime, before: datetime
+        self, site: Site, after: datetime, before: datetime
     ) -> list[tuple[str, int]]:
         """(type, count) of the site's exceptions in the window, by type."""
         stmt = (
             select(TrackingException.type, func.count())
             .where(
-                TrackingException.site_id == site_id,
+                TrackingException.org_id == site.org_id,
+                TrackingException.site_id == site.id,
                 TrackingException.time >= after,
                 TrackingException.time < before,
             )

@@ -27,7 +27,9 @@ class SettingsService:
 
     async def site(self, principal: Principal, site_id: str) -> SiteSettingsBody:
         site = await self.sites.get_model(principal, site_id)
-        return SiteSettingsBody.model_validate(await self.repository.site_settings(site.id))
+        return SiteSettingsBody.model_validate(
+            await self.repository.site_settings(site.org_id, site.id)
+        )
 
     async def save_site(
         self, principal: Principal, site_id: str, body: SiteSettingsBody

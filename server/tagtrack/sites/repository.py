@@ -4,7 +4,7 @@ from sqlalchemy import select
 
 from tagtrack.kit.lists import ListParams, paginate
 from tagtrack.kit.repository import Repository
-from tagtrack.models import Site
+from tagtrack.models import Map, Site
 
 
 class SiteRepository(Repository[Site]):
@@ -35,3 +35,9 @@ class SiteRepository(Repository[Site]):
         if except_id:
             stmt = stmt.where(Site.id != except_id)
         return await self.exists(stmt)
+
+    async def floor_plan_keys(self, org_id: str, site_id: str) -> list[str]:
+        stmt = select(Map.image_key).where(
+            Map.org_id == org_id, Map.site_id == site_id, Map.image_key != ""
+        )
+        return list((await self.session.scalars(stmt)).all())

@@ -1,6 +1,6 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, BackgroundTasks, Depends, Request, Response
 
 from tagtrack.auth.dependencies import SignedIn, allowed
 from tagtrack.auth.principal import Principal
@@ -14,8 +14,11 @@ from tagtrack.sites.service import SiteService
 router = APIRouter(prefix="/sites", tags=["sites"], responses=ERROR_RESPONSES)
 
 
-def _service(session: DbSession) -> SiteService:
-    return SiteService(SiteRepository(session))
+def _service(session: DbSession, request: Request, background: BackgroundTasks) -> SiteService:
+    storage = request.app.state.storage
+    return SiteService(
+        SiteRepository(session), lambda key: background.add_task(storage.delete, key)
+    )
 
 
 Service = Annotated[SiteService, Depends(_service)]

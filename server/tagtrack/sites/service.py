@@ -1,3 +1,5 @@
+from collections.abc import Callable
+
 from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
@@ -26,8 +28,12 @@ def site_read(site: Site) -> SiteRead:
 
 
 class SiteService:
-    def __init__(self, repository: SiteRepository) -> None:
+    def __init__(
+        self, repository: SiteRepository, remove_file: Callable[[str], None] | None = None
+    ) -> None:
         self.repository = repository
+        # Schedules a stored file's removal for once the request's changes are committed.
+        self.remove_file = remove_file
 
     async def list_page(
         self, principal: Principal, params: ListParams
@@ -84,5 +90,10 @@ class SiteService:
 
     async def delete(self, principal: Principal, site_id: str) -> None:
         site = await self.get_model(principal, site_id)
+        # Its maps go with it in the database; their floor-plan files must go too.
+        plans = await self.repository.floor_plan_keys(principal.org_id, site.id)
         await self.repository.delete(site)
+        if self.remove_file is not None:
+            for key in plans:
+                self.remove_file(key)
         await record(self.repository.session, principal, "site.deleted", "site", site.id, site.name)

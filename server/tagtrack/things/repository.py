@@ -84,8 +84,10 @@ class ThingRepository(Repository[Thing]):
     ) -> tuple[Sequence[Thing], int]:
         stmt = (
             select(Thing)
-            .outerjoin(Zone, Zone.id == Thing.zone_id)
-            .outerjoin(Endpoint, Endpoint.id == Thing.endpoint_id)
+            .outerjoin(Zone, (Zone.org_id == Thing.org_id) & (Zone.id == Thing.zone_id))
+            .outerjoin(
+                Endpoint, (Endpoint.org_id == Thing.org_id) & (Endpoint.id == Thing.endpoint_id)
+            )
             .where(*self._where(org_id, filters), *extra)
         )
         return await paginate(
@@ -175,7 +177,7 @@ class ThingRepository(Repository[Thing]):
     async def by_tag(self, org_id: str, tag: str) -> Thing | None:
         stmt = (
             select(Thing)
-            .join(ThingTag, ThingTag.thing_id == Thing.id)
+            .join(ThingTag, (ThingTag.org_id == Thing.org_id) & (ThingTag.thing_id == Thing.id))
             .where(ThingTag.org_id == org_id, ThingTag.tag == tag)
         )
         return (await self.session.execute(stmt)).scalar_one_or_none()

@@ -205,7 +205,9 @@ class ThingService:
         org_labels = await self.settings.org_settings(principal.org_id)
         sites = filters.site_ids
         one_site = sites[0] if sites is not None and len(sites) == 1 else None
-        site_labels = await self.settings.site_settings(one_site) if one_site else {}
+        site_labels = (
+            await self.settings.site_settings(principal.org_id, one_site) if one_site else {}
+        )
         async with ThingSheet(labels_from(site_labels, org_labels)) as sheet:
             page = 0
             while page * EXPORT_PAGE < EXPORT_MAX_ROWS:

@@ -1,10 +1,12 @@
 from collections.abc import Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from tagtrack.kit.lists import ListParams, paginate
 from tagtrack.kit.repository import Repository
 from tagtrack.models import Role, Site, User
+from tagtrack.models.org_key import USERNAME
+from tagtrack.orgs.repository import OrgKeyRepository
 
 
 class UserRepository(Repository[User]):
@@ -26,14 +28,13 @@ class UserRepository(Repository[User]):
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def by_username(self, username: str) -> User | None:
-        stmt = select(User).where(func.lower(User.username) == username.lower())
-        return (await self.session.execute(stmt)).scalar_one_or_none()
+        """Sign-in names no organisation: org_keys says whose the username is."""
+        owner = await OrgKeyRepository(self.session).owner(USERNAME, username.lower())
+        return await self.get(*owner) if owner else None
 
     async def username_taken(self, username: str, except_id: str | None = None) -> bool:
-        stmt = select(User.id).where(func.lower(User.username) == username.lower())
-        if except_id:
-            stmt = stmt.where(User.id != except_id)
-        return await self.exists(stmt)
+        """Taken in any organisation: usernames are unique across them."""
+        return await OrgKeyRepository(self.session).taken(USERNAME, username.lower(), except_id)
 
     async def all_in_org(self, org_id: str) -> Sequence[User]:
         stmt = select(User).where(User.org_id == org_id).order_by(User.username)

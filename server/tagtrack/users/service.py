@@ -142,7 +142,7 @@ class UserService:
             )
             user.locked = False
             user.failed_logins = 0
-            await self.auth.delete_user_sessions(user.id)
+            await self.auth.delete_user_sessions(user)
         await self._audit(principal, "user.updated", user, {"passwordChanged": bool(body.password)})
         return (await self._read(principal, [user]))[0]
 
@@ -168,7 +168,7 @@ class UserService:
                 body.password, [body.name, user.username]
             )
             # A new password ends every session, this one included.
-            await self.auth.delete_user_sessions(user.id)
+            await self.auth.delete_user_sessions(user)
             await self._audit(principal, "password.changed", user)
         await self._audit(principal, "user.updated", user, {"self": True})
         return current_user_of(user, principal.super_admin)

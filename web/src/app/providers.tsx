@@ -1,5 +1,5 @@
 import CssBaseline from '@mui/material/CssBaseline';
-import { ThemeProvider } from '@mui/material/styles';
+import ThemeProvider from '@mui/system/ThemeProvider';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiError } from '../api/client';
@@ -21,9 +21,13 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+// Material's ThemeProvider renders exactly this for a theme without CSS variables (marking it
+// with `vars: null`), but it would also bring its CSS-variables provider into every page.
+const providedTheme = { ...theme, vars: null };
+
 export function AppProviders({ client, children }: { client: QueryClient; children: ReactNode }) {
   return (
-    <ThemeProvider theme={theme}>
+    <ThemeProvider theme={providedTheme}>
       <CssBaseline />
       <QueryClientProvider client={client}>
         <SnackbarProvider>{children}</SnackbarProvider>

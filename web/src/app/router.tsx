@@ -1,10 +1,11 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate, useLocation, type RouteObject } from 'react-router';
 import { Loading } from '../components/Loading';
+import LoginPage from '../features/auth/LoginPage';
 
-// Every screen is its own chunk, so the login page loads only what it needs.
+// The login page, where every signed-out visit lands, is in the entry: it renders without a
+// second round trip. Every other screen is its own chunk, loaded when visited.
 const Layout = lazy(() => import('./shell/Layout'));
-const LoginPage = lazy(() => import('../features/auth/LoginPage'));
 const PasswordResetRequestPage = lazy(() => import('../features/auth/PasswordResetRequestPage'));
 const PasswordResetConfirmPage = lazy(() => import('../features/auth/PasswordResetConfirmPage'));
 const PasswordResetFormPage = lazy(() => import('../features/auth/PasswordResetFormPage'));
@@ -63,7 +64,7 @@ function ToHome() {
 }
 
 export const routes: RouteObject[] = [
-  { path: '/login', element: page(LoginPage, true) },
+  { path: '/login', element: <LoginPage /> },
   { path: '/passwordreset/request', element: page(PasswordResetRequestPage, true) },
   { path: '/passwordreset/confirm', element: page(PasswordResetConfirmPage, true) },
   { path: '/passwordreset/form', element: page(PasswordResetFormPage, true) },

@@ -77,6 +77,7 @@ function resolveFields<V extends FieldValues>(fields: FieldDef<V>[] | undefined,
     ...f,
     hidden: typeof f.hidden === 'function' ? f.hidden(values) : !!f.hidden,
     required: f.requiredWhen ? f.requiredWhen(values) : f.required,
+    options: f.optionsWhen ? f.optionsWhen(values) : f.options,
   }));
 }
 

@@ -42,6 +42,8 @@ export interface FieldDef<V = FieldValues> {
   /** A custom rule: true when valid, else its message. */
   validate?: Validator<V>;
   options?: FieldOption[];
+  /** Like requiredWhen: choices that depend on other fields (they replace options). */
+  optionsWhen?: (values: V) => FieldOption[];
   readOnly?: boolean;
   /** Static, or decided from the current values (e.g. shown only for a new record). */
   hidden?: boolean | ((values: V) => boolean);

@@ -1677,6 +1677,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live Updates
+         * @description Notices of the site's changes as they are committed, by any process.
+         */
+        get: operations["live_updates_api_live_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/exceptions": {
         parameters: {
             query?: never;
@@ -3266,6 +3286,12 @@ export interface components {
              * @default false
              */
             entraEnabled: boolean;
+            /**
+             * Historyretentiondays
+             * @description Days of events and zone visits kept; older ones are deleted. 0 keeps them forever, otherwise 30 to 3650
+             * @default 0
+             */
+            historyRetentionDays: number;
             /** Id */
             _id: string;
             /**
@@ -3293,6 +3319,12 @@ export interface components {
              * @default false
              */
             entraEnabled: boolean;
+            /**
+             * Historyretentiondays
+             * @description Days of events and zone visits kept; older ones are deleted. 0 keeps them forever, otherwise 30 to 3650
+             * @default 0
+             */
+            historyRetentionDays: number;
             /** Id */
             _id?: string | null;
         };
@@ -11746,6 +11778,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ZoneDurationRead"][];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    live_updates_api_live_get: {
+        parameters: {
+            query?: {
+                /** @description A site id; empty or the All Sites id 000000000000000000000000 means every site in the caller's scope. A site outside the scope answers 404. */
+                site?: string;
+                /** @description Seconds until the stream ends (the browser then reconnects) */
+                lifetime?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: each message's data is {sites, missed}, the sites with new or changed events, zone presence or visits (at most one message a second); comments keep the stream open. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
                 };
             };
             /** @description Bad request */

@@ -4,9 +4,9 @@ import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { TextInput } from '../../components/TextInput';
 import { AuthCard } from './AuthCard';
 import { afterLoginPath, loginFailureMessage } from './loginMessages';
 import { ssoRedirectUrl, useLogin, useSsoAvailable } from './queries';
@@ -66,7 +66,7 @@ export default function LoginPage() {
         )}
         <Box component="form" onSubmit={submit} noValidate>
           <Stack spacing={2}>
-            <TextField
+            <TextInput
               label="Email"
               type="email"
               autoComplete="username"
@@ -75,7 +75,7 @@ export default function LoginPage() {
               onChange={(e) => setUsername(e.target.value)}
               size="medium"
             />
-            <TextField
+            <TextInput
               label="Password"
               type="password"
               autoComplete="current-password"

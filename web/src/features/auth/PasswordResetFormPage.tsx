@@ -2,12 +2,12 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useSnackbar } from '../../components/Snackbar';
+import { TextInput } from '../../components/TextInput';
 import { AuthCard, ReturnToLoginLink } from './AuthCard';
 import { usePasswordReset } from './queries';
 import { passwordProblem } from '../users/passwordRule';
@@ -75,7 +75,7 @@ export default function PasswordResetFormPage() {
               Choose a new password for <strong>{username}</strong>
             </Typography>
           )}
-          <TextField
+          <TextInput
             label="New Password"
             type="password"
             autoComplete="new-password"
@@ -92,7 +92,7 @@ export default function PasswordResetFormPage() {
             }
             size="medium"
           />
-          <TextField
+          <TextInput
             label="Verify Password"
             type="password"
             autoComplete="new-password"

@@ -1,13 +1,13 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
 import { isEmail } from '../../components/formRules';
 import { useSnackbar } from '../../components/Snackbar';
+import { TextInput } from '../../components/TextInput';
 import { AuthCard, ReturnToLoginLink } from './AuthCard';
 import { usePasswordResetRequest } from './queries';
 
@@ -40,7 +40,7 @@ export default function PasswordResetRequestPage() {
             Enter the email address of your account and we will send you a link to reset your
             password.
           </Typography>
-          <TextField
+          <TextInput
             label="Email"
             type="email"
             autoComplete="email"

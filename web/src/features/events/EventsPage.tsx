@@ -7,13 +7,21 @@ import { EmptyState } from '../../components/EmptyState';
 import { FilterBar } from '../../components/FilterBar';
 import { lastDays, type DateRangeValue } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
+import { useLiveUpdates } from '../live/useLiveUpdates';
 import { useSiteSelection } from '../session/SiteContext';
 import { EventsTable } from './EventsTable';
-import { useEventSources, type EventFilter } from './queries';
+import { eventKeys, useEventSources, type EventFilter } from './queries';
 
-/** The Events page: a period (default today), endpoints, and the live table. */
+// A change at the site refreshes the events shown.
+const LIVE_KEYS = [eventKeys.all];
+
+/**
+ * The Events page: a period (default today), endpoints, and the live table, refreshed when
+ * the server says the site changed, or by polling while it cannot say.
+ */
 export default function EventsPage() {
   const { siteId, site, loading } = useSiteSelection();
+  const live = useLiveUpdates(siteId, LIVE_KEYS);
   const [range, setRange] = useState<DateRangeValue>(() => lastDays(1));
   const [endpoints, setEndpoints] = useState<string[]>([]);
   const sources = useEventSources(siteId);
@@ -58,7 +66,7 @@ export default function EventsPage() {
       {!siteId && !loading ? (
         <EmptyState message="Select a site to see its events." />
       ) : (
-        <EventsTable filter={filter} poll enabled={!!siteId} />
+        <EventsTable filter={filter} poll={!live} enabled={!!siteId} />
       )}
     </Box>
   );

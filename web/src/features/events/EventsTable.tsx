@@ -107,8 +107,8 @@ const columns: (GridColDef<TrackEvent> & { mobile?: boolean })[] = [
 ];
 
 /**
- * Events, latest first, paged on the server: the Events page (polling) and a thing's
- * Events tab. A row opens its thing, except the unknown placeholder.
+ * Events, latest first, paged on the server: the Events page (live, or polling when it
+ * cannot be) and a thing's Events tab. A row opens its thing, except the unknown placeholder.
  */
 export function EventsTable({
   filter,

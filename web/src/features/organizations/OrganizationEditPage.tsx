@@ -3,6 +3,7 @@ import type { Organization } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
 import { usePermissions } from '../session/queries';
+import { retentionDays, retentionRule } from './organizationForm';
 import { useDeleteOrganization, useOrganization, useSaveOrganization } from './queries';
 
 export interface OrganizationForm {
@@ -10,6 +11,7 @@ export interface OrganizationForm {
   subdomain: string;
   oktaEnabled: boolean;
   entraEnabled: boolean;
+  historyRetentionDays: string | number | null;
 }
 
 const SUBDOMAIN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
@@ -29,6 +31,13 @@ const tabs: TabDef<OrganizationForm>[] = [
       },
       { name: 'oktaEnabled', label: 'Okta Enabled', kind: 'checkbox' },
       { name: 'entraEnabled', label: 'Entra Enabled', kind: 'checkbox' },
+      {
+        name: 'historyRetentionDays',
+        label: 'History Retention (days)',
+        kind: 'number',
+        validate: retentionRule,
+        helperText: 'Events and zone visits older than this are deleted; 0 keeps them forever',
+      },
     ],
   },
 ];
@@ -48,6 +57,7 @@ function OrganizationEditor({ id, org }: { id: string; org: Organization | undef
         subdomain: org?.subdomain ?? '',
         oktaEnabled: org?.oktaEnabled ?? false,
         entraEnabled: org?.entraEnabled ?? false,
+        historyRetentionDays: String(org?.historyRetentionDays ?? 0),
       }}
       onSave={(values) =>
         save.mutateAsync({
@@ -57,6 +67,7 @@ function OrganizationEditor({ id, org }: { id: string; org: Organization | undef
             subdomain: values.subdomain.trim(),
             oktaEnabled: values.oktaEnabled,
             entraEnabled: values.entraEnabled,
+            historyRetentionDays: retentionDays(values.historyRetentionDays),
           },
         })
       }

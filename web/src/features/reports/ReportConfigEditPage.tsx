@@ -35,6 +35,7 @@ interface ReportConfigForm {
   site: string;
   zones: string[];
   categories: string[];
+  headings: string[];
 }
 
 function ReportConfigEditor({ id, config }: { id: string; config: ReportConfig | undefined }) {
@@ -47,6 +48,7 @@ function ReportConfigEditor({ id, config }: { id: string; config: ReportConfig |
   const isNew = id === 'new';
   const site = config?.site ?? (siteId !== ALL_SITES_ID ? siteId : undefined) ?? '';
   const zones = useZoneOptions(site || undefined);
+  const headingsOf = (type: string) => types.data?.find((t) => t.id === type)?.headings ?? [];
 
   const tabs: TabDef<ReportConfigForm>[] = [
     {
@@ -98,6 +100,14 @@ function ReportConfigEditor({ id, config }: { id: string; config: ReportConfig |
             <ChipsInput label="Categories" value={value} onChange={onChange} readOnly={readOnly} />
           ),
         },
+        {
+          name: 'headings',
+          label: 'Columns',
+          kind: 'multiselect',
+          wide: true,
+          helperText: 'In the order chosen. None chosen: every column of the type',
+          optionsWhen: (values) => headingsOf(values.type).map((h) => ({ value: h, label: h })),
+        },
         { name: 'email', label: 'Email with the daily report', kind: 'checkbox' },
       ],
     },
@@ -117,6 +127,7 @@ function ReportConfigEditor({ id, config }: { id: string; config: ReportConfig |
         site,
         zones: config?.zones ?? [],
         categories: config?.categories ?? [],
+        headings: config?.headings ?? [],
       }}
       onSave={(values) =>
         save.mutateAsync({
@@ -128,8 +139,8 @@ function ReportConfigEditor({ id, config }: { id: string; config: ReportConfig |
             email: values.email,
             zones: values.zones,
             categories: values.categories,
-            // Columns are kept as configured (none: every column of the type).
-            headings: config?.headings ?? [],
+            // Columns chosen for another type before the type changed do not apply.
+            headings: values.headings.filter((h) => headingsOf(values.type).includes(h)),
             site: values.site,
           },
         })

@@ -18,11 +18,12 @@ import { PageHeader } from '../../components/PageHeader';
 import { useLoadFailure } from '../../components/useLoadFailure';
 import { PAGE_SIZES } from '../../constants';
 import { ZoneOverview } from '../home/ZoneOverview';
+import { useLiveUpdates } from '../live/useLiveUpdates';
 import { useSiteSelection } from '../session/SiteContext';
 import type { Labels } from '../settings/labels';
 import { useSiteLabels } from '../settings/queries';
 import { useZoneOptions } from '../zones/queries';
-import { useLiveThings } from './queries';
+import { reportKeys, useLiveThings } from './queries';
 import { useClock } from './useClock';
 import { ViewToggle, type ReportView } from './ViewToggle';
 import {
@@ -151,7 +152,10 @@ export default function ZoneStatusPage() {
   const { site, siteId } = useSiteSelection();
   const labels = useSiteLabels(siteId);
   const zones = useZoneOptions(siteId);
-  const things = useLiveThings(siteId);
+  // Things are refreshed when the server says the site changed, or polled while it cannot.
+  const liveKeys = useMemo(() => [reportKeys.liveThings(siteId)], [siteId]);
+  const live = useLiveUpdates(siteId, liveKeys);
+  const things = useLiveThings(siteId, { poll: !live });
   const now = useClock(LIVE_CLOCK_MS);
   const [view, setView] = useState<ReportView>('table');
   useLoadFailure(zones.error, 'zones');

@@ -51,10 +51,10 @@ export const reportKeys = {
 };
 
 /**
- * The site's things with their zones, refreshed every 5 s while the tab is visible (TanStack
- * skips interval refetches while hidden) and no longer once the page is left.
+ * The site's things with their zones. With poll, refreshed every 5 s while the tab is
+ * visible (TanStack skips interval refetches while hidden) and no longer once the page is left.
  */
-export function useLiveThings(site: string | undefined) {
+export function useLiveThings(site: string | undefined, { poll = true }: { poll?: boolean } = {}) {
   return useQuery({
     queryKey: reportKeys.liveThings(site),
     queryFn: () =>
@@ -64,7 +64,7 @@ export function useLiveThings(site: string | undefined) {
         }),
       ),
     enabled: !!site,
-    refetchInterval: LIVE_THINGS_POLL_MS,
+    refetchInterval: poll ? LIVE_THINGS_POLL_MS : false,
     refetchIntervalInBackground: false,
   });
 }

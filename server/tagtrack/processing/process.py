@@ -1,0 +1,203 @@
+"""Processing in an OS process of its own.
+
+The rules are CPU work in Python; run in the serving process's event loop they hold up
+every request while a batch is applied. `tagtrack serve` therefore starts one processing
+child (`python -m tagtrack.processing`) and keeps its own core for HTTP. The child gets
+the settings and database URL as the first line on its stdin; every later byte on that pipe
+wakes it (ingest calls `notify` after committing reads), and end of file, which the kernel
+gives when the parent dies however it dies, stops it. Several processes stay safe as they
+always were: each organisation's batches run under its advisory lock.
+"""
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import orjson
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tagtrack.core.config import Settings
+from tagtrack.core.db import create_engine, create_sessionmaker
+from tagtrack.core.logging import configure_logging
+from tagtrack.processing.worker import ProcessingWorker
+
+log = logging.getLogger("tagtrack.processing")
+
+STOP_SECONDS = 10.0
+READY_SECONDS = 120.0
+READY = b"ready"
+WATCH_SECONDS = 1.0
+
+
+class ProcessingProcess:
+    """The serving process's handle on its processing child."""
+
+    def __init__(self, database_url: str, settings: Settings) -> None:
+        self.database_url = database_url
+        self.settings = settings
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tagtrack.processing"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,  # one line, once it is ready to work
+        )
+        assert self.process.stdin is not None
+        first = {
+            "database_url": self.database_url,
+            "settings": self.settings.model_dump(mode="json"),
+        }
+        self.process.stdin.write(orjson.dumps(first) + b"\n")
+        self.process.stdin.flush()
+        # Wake-ups must never block a request: when the pipe is full the child has
+        # plenty of them waiting already.
+        os.set_blocking(self.process.stdin.fileno(), False)
+
+    async def ready(self) -> None:
+        """Wait until the child has started (imports take seconds on a busy machine), so
+        that a server that answers requests also processes them."""
+        process = self.process
+        assert process is not None and process.stdout is not None
+        try:
+            line = await asyncio.wait_for(asyncio.to_thread(process.stdout.readline), READY_SECONDS)
+        except TimeoutError:
+            line = b""
+        process.stdout.close()
+        if line.strip() != READY:
+            log.warning("processing process %s did not report ready", process.pid)
+
+    def notify(self) -> None:
+        """Ingest calls this after committing reads, so they are processed at once."""
+        if self.process is None or self.process.stdin is None:
+            return
+        with contextlib.suppress(BlockingIOError, BrokenPipeError, ValueError):
+            os.write(self.process.stdin.fileno(), b"\n")
+
+    async def stop(self) -> None:
+        process = self.process
+        if process is None:
+            return
+        self.process = None
+        if process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()  # end of file: the child finishes and exits
+        try:
+            await asyncio.to_thread(process.wait, STOP_SECONDS)
+        except subprocess.TimeoutExpired:
+            log.warning("processing process %s did not stop; killing it", process.pid)
+            process.kill()
+            await asyncio.to_thread(process.wait)
+
+    def restart_if_gone(self) -> None:
+        """Start a new child if this one died (killed, out of memory): reads keep flowing.
+
+        A child that was asked to stop (SIGINT from a terminal's Ctrl-C, SIGTERM) exits
+        with 0 and is left stopped; its parent is on its way out too."""
+        process = self.process
+        if process is None or process.poll() is None or process.returncode == 0:
+            return
+        log.warning(
+            "processing process %s exited with %s; starting another",
+            process.pid,
+            process.returncode,
+        )
+        if process.stdin is not None:
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+        self.start()  # its readiness is not awaited: requests go on meanwhile
+        assert self.process is not None and self.process.stdout is not None
+        self.process.stdout.close()
+
+
+@asynccontextmanager
+async def processing_process(
+    database_url: str, settings: Settings
+) -> AsyncIterator[ProcessingProcess]:
+    child = ProcessingProcess(database_url, settings)
+    child.start()
+    await child.ready()
+
+    async def watch() -> None:
+        while True:
+            await asyncio.sleep(WATCH_SECONDS)
+            child.restart_if_gone()
+
+    watcher = asyncio.create_task(watch(), name="processing-watch")
+    try:
+        yield child
+    finally:
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
+        await child.stop()
+
+
+async def run_worker(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    wake: asyncio.StreamReader | None,
+) -> None:
+    """The worker loop until stdin ends (the parent is gone) or SIGTERM/SIGINT arrives."""
+    worker = ProcessingWorker(sessionmaker, settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+
+    async def woken() -> None:
+        assert wake is not None
+        while await wake.read(4096):
+            worker.notify()
+        stop.set()
+
+    tasks = [asyncio.create_task(worker.run(), name="processing")]
+    if wake is not None:
+        tasks.append(asyncio.create_task(woken(), name="wake"))
+    stopping = asyncio.create_task(stop.wait())
+    await asyncio.wait([stopping, tasks[0]], return_when=asyncio.FIRST_COMPLETED)
+    for task in [*tasks, stopping]:
+        task.cancel()
+    for task in [*tasks, stopping]:
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # a batch cut short may fail on its way out; it is rolled back
+            log.exception("processing stopped with an error")
+
+
+async def child_main() -> None:
+    """Entry of `python -m tagtrack.processing`: settings from stdin, then the worker."""
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    first = await reader.readline()
+    if not first:
+        return
+    given = orjson.loads(first)
+    settings = Settings.model_validate(given["settings"])
+    configure_logging(settings.log_json)
+    engine = create_engine(given["database_url"])
+    # Ready: say so once on stdout, which is then left to /dev/null.
+    os.write(1, READY + b"\n")
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    try:
+        await run_worker(create_sessionmaker(engine), settings, reader)
+    finally:
+        await engine.dispose()
+
+
+async def foreground(database_url: str, settings: Settings) -> None:
+    """`tagtrack process`: a worker of its own, with no HTTP, until SIGTERM or SIGINT."""
+    engine = create_engine(database_url)
+    try:
+        await run_worker(create_sessionmaker(engine), settings, None)
+    finally:
+        await engine.dispose()
