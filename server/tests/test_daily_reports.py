@@ -3,7 +3,7 @@ report mail, once each however many schedulers run."""
 
 import asyncio
 import io
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from openpyxl import load_workbook
@@ -243,7 +243,10 @@ async def test_demo_sites_mail_a_daily_report(tmp_path: Any) -> None:
             configs = (await session.execute(select(ReportConfig))).scalars().all()
         with smtp_server() as (mailbox, smtp):
             jobs = DailyJobs(maker, Settings(smtp_url=smtp, data_dir=tmp_path))
-            await jobs.run_due(datetime.now(tz=UTC) + timedelta(days=1))
+            # 18:00 UTC is past every demo site's daily time on the same local day, from
+            # Amsterdam to Chicago; an hour of the test run's own would not be.
+            tomorrow = datetime.now(tz=UTC).date() + timedelta(days=1)
+            await jobs.run_due(datetime.combine(tomorrow, time(18), tzinfo=UTC))
             await asyncio.sleep(0.2)
     assert len(sites) == 3 and all(s.report_daily_time and s.report_emails for s in sites)
     for site in sites:
