@@ -25,5 +25,6 @@ gen-client: ## regenerate server/openapi.json and the console's typed client
 	.venv/bin/tagtrack openapi server/openapi.json
 	cd web && npm run gen-client
 
-bench:
+bench:      ## install (Chromium too, for Lighthouse), then run every benchmark
+	scripts/install.sh --browser
 	.venv/bin/python -m bench
