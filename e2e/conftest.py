@@ -125,9 +125,18 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
+def module_timezone(request: pytest.FixtureRequest) -> str | None:
+    """The browser's timezone a test module asks for with BROWSER_TIMEZONE (else the machine's)."""
+    return getattr(request.module, "BROWSER_TIMEZONE", None)
+
+
 @pytest.fixture
-def context(browser: Browser, console: Console) -> Iterator[BrowserContext]:
-    ctx = browser.new_context(base_url=console.url, viewport=DESKTOP)
+def context(
+    browser: Browser, console: Console, request: pytest.FixtureRequest
+) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(
+        base_url=console.url, viewport=DESKTOP, timezone_id=module_timezone(request)
+    )
     ctx.set_default_timeout(10_000)
     yield ctx
     ctx.close()
@@ -215,14 +224,16 @@ def create_user(
     return Account(account.email, account.password, account.name, response.json()["id"])
 
 
-def create_site(api: APIRequestContext, name: str, description: str = "") -> str:
+def create_site(
+    api: APIRequestContext, name: str, description: str = "", timezone: str = "Europe/Amsterdam"
+) -> str:
     response = api.post(
         "/api/sites",
         data={
             "name": name,
             "description": description,
             "startDate": "2024-01-15T00:00:00Z",
-            "timezone": {"id": "Europe/Amsterdam"},
+            "timezone": {"id": timezone},
         },
     )
     assert response.ok, response.text()
@@ -272,9 +283,17 @@ def snackbar(page: Page) -> Locator:
 
 
 @pytest.fixture
-def mobile_page(browser: Browser, console: Console) -> Iterator[Page]:
+def mobile_page(
+    browser: Browser, console: Console, request: pytest.FixtureRequest
+) -> Iterator[Page]:
     """A phone-sized page: the drawer is temporary and holds the account menu."""
-    ctx = browser.new_context(base_url=console.url, viewport=MOBILE, is_mobile=True, has_touch=True)
+    ctx = browser.new_context(
+        base_url=console.url,
+        viewport=MOBILE,
+        is_mobile=True,
+        has_touch=True,
+        timezone_id=module_timezone(request),
+    )
     ctx.set_default_timeout(10_000)
     yield ctx.new_page()
     ctx.close()

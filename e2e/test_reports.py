@@ -6,6 +6,7 @@ import re
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import openpyxl
 import pytest
@@ -34,6 +35,23 @@ from e2e.tracking_data import (
 pytestmark = pytest.mark.usefixtures("patient_expect")
 
 MINUTE_NS = 60_000_000_000
+
+
+def midday_timezone() -> str:
+    """A timezone where it is about noon now: the fixture's reads of the last hour fall on
+    today for the browser and the site, however close to midnight the run is."""
+    offset = (12 - datetime.now(UTC).hour + 12) % 24 - 12
+    # Etc/GMT names count the other way: Etc/GMT-3 is three hours ahead of UTC.
+    return f"Etc/GMT{-offset:+d}" if offset else "UTC"
+
+
+BROWSER_TIMEZONE = midday_timezone()
+
+
+def site_now() -> datetime:
+    return datetime.now(ZoneInfo(BROWSER_TIMEZONE))
+
+
 LONG_NAME = "Returns and Quarantine Holding Area Behind the Loading Docks North Wing"
 
 
@@ -120,7 +138,7 @@ def read_at(api: APIRequestContext, reader: Reader, tag: str, when: datetime) ->
 def tracked(admin_api: APIRequestContext) -> dict[str, Any]:
     """A site with a short-alert zone holding a pallet for 20 minutes and a fresh crate in
     another zone, plus a worker."""
-    site = new_site(admin_api, "Reports Depot")
+    site = new_site(admin_api, "Reports Depot", timezone=BROWSER_TIMEZONE)
     dock = create_endpoint(admin_api, site, "Dock Reader")
     yard = create_endpoint(admin_api, site, "Yard Reader")
     dock_zone = zone(admin_api, site, "Dock", dock, alert_minutes=5)
@@ -264,13 +282,13 @@ def test_activity_ranges_expand_and_download(page: Page, console: Console, track
 
     # The dates stop at today; the shortcuts set the period and the report follows.
     start = page.get_by_role("group", name="Start Date")
-    today = datetime.now().strftime("%m/%d/%Y")
+    today = site_now().strftime("%m/%d/%Y")
     page.get_by_role("button", name="Last 7 Days").click()
-    week_ago = (datetime.now() - timedelta(days=6)).strftime("%m/%d/%Y")
+    week_ago = (site_now() - timedelta(days=6)).strftime("%m/%d/%Y")
     expect(start).to_contain_text(week_ago)
     expect(things).to_have_count(3)
     page.get_by_role("button", name="Last 30 Days").click()
-    month_ago = (datetime.now() - timedelta(days=29)).strftime("%m/%d/%Y")
+    month_ago = (site_now() - timedelta(days=29)).strftime("%m/%d/%Y")
     expect(start).to_contain_text(month_ago)
     page.get_by_role("button", name="Today").click()
     expect(start).to_contain_text(today)
@@ -292,9 +310,9 @@ def test_activity_ranges_expand_and_download(page: Page, console: Console, track
     # Only today or earlier: the calendar stops at today and a typed future year is refused.
     end = page.get_by_role("group", name="End Date")
     end.get_by_role("button", name=re.compile("Choose date")).click()
-    tomorrow = datetime.now() + timedelta(days=1)
+    tomorrow = site_now() + timedelta(days=1)
     calendar = page.get_by_role("dialog")
-    if tomorrow.month == datetime.now().month:
+    if tomorrow.month == site_now().month:
         day = calendar.get_by_role("gridcell", name=str(tomorrow.day), exact=True)
         expect(day).to_be_disabled()
     else:
@@ -302,11 +320,11 @@ def test_activity_ranges_expand_and_download(page: Page, console: Console, track
     page.keyboard.press("Escape")
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url) if "/api/eventsbything" in r.url else None)
-    next_year = str(datetime.now().year + 1)
+    next_year = str(site_now().year + 1)
     end.get_by_role("spinbutton", name="Year").click()
     page.keyboard.type(next_year)
     page.wait_for_timeout(1_000)
-    expect(end.get_by_role("spinbutton", name="Year")).to_have_text(str(datetime.now().year))
+    expect(end.get_by_role("spinbutton", name="Year")).to_have_text(str(site_now().year))
     assert not [url for url in asked if f"before={next_year}" in url], asked
     expect(things).to_have_count(3)
 
@@ -314,7 +332,7 @@ def test_activity_ranges_expand_and_download(page: Page, console: Console, track
 def test_activity_on_a_phone_and_empty(
     mobile_page: Page, console: Console, admin_api: APIRequestContext
 ) -> None:
-    empty = new_site(admin_api, "Quiet Depot")
+    empty = new_site(admin_api, "Quiet Depot", timezone=BROWSER_TIMEZONE)
     open_signed_in(mobile_page, PRIYA, console.demo_password, f"/reports/events?site={empty}")
     expect(mobile_page.get_by_text("No activity in this period.")).to_be_visible()
     phone_shot(mobile_page, "reports-activity-empty-phone")
@@ -540,7 +558,7 @@ def test_reports_follow_the_site_and_show_empty_states(
 def test_hidden_workers_stay_out_of_reports(
     page: Page, console: Console, admin_api: APIRequestContext
 ) -> None:
-    site = new_site(admin_api, "Staffless Depot")
+    site = new_site(admin_api, "Staffless Depot", timezone=BROWSER_TIMEZONE)
     reader = create_endpoint(admin_api, site, "Gate Reader")
     zone(admin_api, site, "Gate", reader, alert_minutes=30)
     crate, picker = short_tag(), short_tag()

@@ -25,8 +25,8 @@ def short_tag() -> str:
     return "E2E" + uuid.uuid4().hex[:13].upper()
 
 
-def new_site(api: APIRequestContext, prefix: str) -> str:
-    return create_site(api, f"{prefix} {uuid.uuid4().hex[:8]}")
+def new_site(api: APIRequestContext, prefix: str, timezone: str = "Europe/Amsterdam") -> str:
+    return create_site(api, f"{prefix} {uuid.uuid4().hex[:8]}", timezone=timezone)
 
 
 def create_endpoint(api: APIRequestContext, site: str, name: str) -> Reader:
