@@ -10,6 +10,8 @@ Lighthouse's CPU index of the machine during that run (load from other work lowe
 The baseline is a static page of a few lines served by the same server in the same run:
 what the server, Chromium and the throttling model allow here at that moment, no console.
 Lighthouse is installed by `npm ci` into bench/lighthouse/ (its own lock file) when missing.
+Its package.json pins, by an override, the one dependency Lighthouse asks for as `latest`:
+otherwise `npm ci` refuses the lock file as soon as a newer version is published.
 Build the console first: `cd web && npm run build`.
 """
 
