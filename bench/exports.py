@@ -243,7 +243,7 @@ def main(args: argparse.Namespace) -> None:
         f"{xlsx_bytes / 2**20:.1f} MiB (CSV {csv_bytes / 2**20:.1f} MiB); images.zip: "
         f"{len(paths)} files of {FILE_MB} MiB, {zip_bytes / 2**20:,.0f} MiB",
         [
-            Figure("activity.xlsx", xlsx_s, "s", "XlsxWriter alone, same rows", written, "< 5 s"),
+            Figure("activity.xlsx", xlsx_s, "s", "XLSX writer alone, same rows", written, "< 5 s"),
             Figure("activity.xlsx", xlsx_s, "s", "same query, COPY to CSV", copied, "< 5 s"),
             Figure(
                 "activity.xlsx server peak RSS", xlsx_peak, "MiB", "server RSS before",

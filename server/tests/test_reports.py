@@ -1,16 +1,12 @@
 """Report configurations, configured report runs, the ad hoc categories report and the
 Activity report, fed with reads at set times and checked cell by cell."""
 
-import io
-import tracemalloc
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
-from openpyxl import load_workbook
 
 from tagtrack.core.ids import UNKNOWN_THING_ID
-from tagtrack.kit.xlsx import TableFile
 from tagtrack.processing.service import nanoseconds
 from tests.conftest import Org
 from tests.reporting import formats, org_with_floor, seconds, values, xlsx, z
@@ -442,25 +438,3 @@ async def test_zone_durations_and_their_totals_per_zone(
         await (await org_factory()).client("Viewer").get("/api/zonedurations/totals", params=period)
     )
     assert foreign.json() == []
-
-
-async def test_a_large_workbook_is_written_in_constant_memory() -> None:
-    rows = 20_000
-    chunk = [
-        ["Pallet jack PJ-001", "E2801160000001A1B2C3D4E5", "Receiving", T0, timedelta(hours=2), 7]
-    ] * 2000
-    tracemalloc.start()
-    try:
-        async with TableFile("tagtrack-test-", "Big", ["a", "b", "c", "d", "e", "f"]) as sheet:
-            for _ in range(rows // len(chunk)):
-                await sheet.append(chunk)
-            content = await sheet.finish_bytes()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    # Held in memory, 20 000 rows of six cells would take tens of megabytes.
-    assert peak < 5 * 1024 * 1024, peak
-    book = load_workbook(io.BytesIO(content), read_only=True)
-    last = list(book.worksheets[0].iter_rows(min_row=rows + 1, values_only=True))
-    assert last == [("Pallet jack PJ-001", "E2801160000001A1B2C3D4E5", "Receiving",
-                     T0.replace(tzinfo=None), timedelta(hours=2), 7)]  # fmt: skip

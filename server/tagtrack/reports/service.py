@@ -9,7 +9,7 @@ from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.lists import ListParams
-from tagtrack.kit.xlsx import Cell, TableFile, duration, wall_clock
+from tagtrack.kit.xlsx import Cell, TableFile, wall_clock
 from tagtrack.lookups.tracking import site_for_write, sites_in_scope
 from tagtrack.models import ReportConfig, Site
 from tagtrack.models.base import utcnow
@@ -357,23 +357,10 @@ class ReportService:
         check_period(after, before)
         scope = sites_in_scope(principal, site)
         async with TableFile("tagtrack-activity-", "Activity", ACTIVITY_HEADERS) as sheet:
-            async for rows in self.repository.activity(principal.org_id, scope, after, before):
-                await sheet.append(
-                    [
-                        [
-                            row.name,
-                            row.tag,
-                            row.thing_class,
-                            row.day,
-                            wall_clock(row.first_seen, row.timezone),
-                            wall_clock(row.last_seen, row.timezone),
-                            duration(nanoseconds(row.last_seen - row.first_seen)),
-                            int(row.events),
-                            int(row.reads),
-                        ]
-                        for row in rows
-                    ]
-                )
+            async for rows in self.repository.activity_cells(
+                principal.org_id, scope, after, before
+            ):
+                await sheet.append(rows)
             content = await sheet.finish()
         await record(
             self.repository.session,
