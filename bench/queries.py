@@ -27,6 +27,7 @@ from bench.common import (
     PASSWORD,
     Figure,
     Floor,
+    counted,
     driver_url,
     median,
     percentile,
@@ -42,9 +43,7 @@ from tagtrack.main import create_app
 from tests.database import fresh_database
 
 DAYS = 30
-# Events, added to their sites' hour counts in the same statement, as processing does.
-GENERATE_EVENTS = """
-WITH made AS (
+GENERATE_EVENTS = counted("""
 INSERT INTO events (id, org_id, site_id, endpoint_id, thing_id, tag, antenna, time, first_time,
                     repeat_count, direction, zone_id, alarm_tamper, data)
 SELECT lpad(to_hex(g), 24, '0'), $1, $2, ep.id, p.id, p.tag, g % 4, at,
@@ -55,13 +54,7 @@ JOIN picked_endpoint ep ON ep.n = g % $6::bigint
 JOIN picked_zone z ON z.n = g % $7::bigint,
      LATERAL (SELECT $8::timestamptz - ((g - $9::bigint) * $10::float8) * interval '1 second'
               AS at) AS t
-RETURNING org_id, site_id, time
-)
-INSERT INTO event_counts AS c (org_id, site_id, hour, events)
-SELECT org_id, site_id, date_trunc('hour', time, 'UTC'), count(*) FROM made
-GROUP BY org_id, site_id, date_trunc('hour', time, 'UTC')
-ON CONFLICT (org_id, site_id, hour) DO UPDATE SET events = c.events + excluded.events
-"""
+""")
 GENERATE_VISITS = """
 INSERT INTO zone_durations (id, org_id, site_id, thing_id, zone_id, time_start, time_end,
                             time_duration)
@@ -100,16 +93,17 @@ RAW_EVENTS_COUNT = """
 SELECT count(*) FROM events
 WHERE org_id = $1 AND site_id = $2 AND time >= $3 AND time < $4
 """
+# Names joined by (org_id, id), as the app does: the keys of these tables lead with org_id.
 RAW_EVENTS_PAGE = """
 SELECT e.*, ep.name, th.name, z.name, lt.name
 FROM (SELECT id, time FROM events
       WHERE org_id = $1 AND site_id = $2 AND time >= $3 AND time < $4
       ORDER BY time DESC, id DESC LIMIT 25) AS ids
 JOIN events e ON e.org_id = $1 AND e.id = ids.id AND e.time = ids.time
-LEFT JOIN endpoints ep ON ep.id = e.endpoint_id
-LEFT JOIN things th ON th.id = e.thing_id
-LEFT JOIN zones z ON z.id = e.zone_id
-LEFT JOIN location_tags lt ON lt.id = e.location_tag_id
+LEFT JOIN endpoints ep ON ep.org_id = $1 AND ep.id = e.endpoint_id
+LEFT JOIN things th ON th.org_id = $1 AND th.id = e.thing_id
+LEFT JOIN zones z ON z.org_id = $1 AND z.id = e.zone_id
+LEFT JOIN location_tags lt ON lt.org_id = $1 AND lt.id = e.location_tag_id
 ORDER BY e.time DESC, e.id DESC
 """
 THING_SEARCH = """
@@ -132,8 +126,8 @@ FROM (SELECT id, time_start FROM zone_durations
         AND time_start < $4
       ORDER BY time_start DESC, id DESC LIMIT 10000) AS ids
 JOIN zone_durations v ON v.org_id = $1 AND v.id = ids.id AND v.time_start = ids.time_start
-LEFT JOIN things th ON th.id = v.thing_id
-LEFT JOIN zones z ON z.id = v.zone_id
+LEFT JOIN things th ON th.org_id = $1 AND th.id = v.thing_id
+LEFT JOIN zones z ON z.org_id = $1 AND z.id = v.zone_id
 ORDER BY v.time_start DESC, v.id DESC
 """
 RAW_GALLERY_PAGE = """
