@@ -84,7 +84,8 @@ THING_CHANGES = {
 }  # fmt: skip
 
 
-# Events added to (or, negative, taken from) sites' hours; the rows are locked in key order.
+# Events added to (or, negative, taken from) sites' hours, locked in key order: two batches
+# touching the same hours wait for each other instead of deadlocking.
 ADD_EVENT_COUNTS = """
 INSERT INTO event_counts AS c (org_id, site_id, hour, events)
 SELECT $1, v.site_id, v.hour, v.events
@@ -446,7 +447,7 @@ class ProcessingRepository(Repository[PendingRead]):
         await self._count_events(org_id, counts)
 
     async def _count_events(self, org_id: str, counts: Counter[tuple[str, datetime]]) -> None:
-        """Add to the hour counts, in one statement, in key order (as every writer locks)."""
+        """Add to the hour counts in one statement (its rows locked in key order)."""
         added = sorted((key, n) for key, n in counts.items() if n)
         if not added:
             return
