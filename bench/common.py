@@ -40,6 +40,18 @@ PASSWORD = "Bench-Marking-Password-1"
 ADMIN = "admin@bench.example.com"
 
 
+def counted(insert_events: str) -> str:
+    """An `INSERT INTO events ... SELECT` that also adds its events to their sites' hour
+    counts (event_counts) in the same statement, as processing does in its transaction."""
+    return f"""
+WITH made AS ({insert_events} RETURNING org_id, site_id, time)
+INSERT INTO event_counts AS c (org_id, site_id, hour, events)
+SELECT org_id, site_id, date_trunc('hour', time, 'UTC'), count(*) FROM made
+GROUP BY org_id, site_id, date_trunc('hour', time, 'UTC')
+ON CONFLICT (org_id, site_id, hour) DO UPDATE SET events = c.events + excluded.events
+"""
+
+
 def quiet() -> None:
     """Only warnings: a log line per request would flood the report (call after create_app)."""
     for name in ("httpx", "tagtrack.access"):

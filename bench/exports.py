@@ -28,6 +28,7 @@ from bench.common import (
     PASSWORD,
     Figure,
     Floor,
+    counted,
     driver_url,
     peak_rss_mib,
     report,
@@ -45,7 +46,7 @@ from tests.serve import serve
 DAYS = 5
 START = datetime(2026, 3, 2, tzinfo=UTC)
 # Two events per thing and day: each thing shows on each day, a row of the export each.
-GENERATE_EVENTS = """
+GENERATE_EVENTS = counted("""
 INSERT INTO events (id, org_id, site_id, endpoint_id, thing_id, tag, antenna, time, first_time,
                     repeat_count, direction, zone_id, alarm_tamper, data)
 SELECT lpad(to_hex(g), 24, '0'), $1, $2, $3, t.id, t.tag1, 1, at, at - interval '20 minutes',
@@ -56,7 +57,7 @@ JOIN (SELECT id, tag1, row_number() OVER (ORDER BY id) - 1 AS n FROM things WHER
      LATERAL (SELECT $7::timestamptz + (g / $6::bigint % $8::bigint) * interval '1 day'
                      + interval '8 hours' + (g / ($6::bigint * $8::bigint)) * interval '4 hours'
               AS at) AS a
-"""
+""")
 # The Activity report's rows (reports/repository.py activity) as plain SQL, site clock UTC.
 ACTIVITY_SQL = """
 SELECT t.name, t.tag1, t.class, d.day, d.first_seen, d.last_seen, d.events, d.reads

@@ -61,6 +61,18 @@ def database_url() -> Iterator[str]:
         yield url
 
 
+@pytest.fixture
+async def history_db() -> AsyncIterator[async_sessionmaker[AsyncSession]]:
+    """A database of its own: retention and partition changes reach every organisation."""
+    with fresh_database() as url:
+        upgrade(url)
+        engine = create_engine(url)
+        try:
+            yield create_sessionmaker(engine)
+        finally:
+            await engine.dispose()
+
+
 @pytest.fixture(scope="session")
 def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
     return Settings(

@@ -4,13 +4,11 @@ deleted), queries across a month boundary, and the migration keeping existing ro
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import text, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy import text
 
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
@@ -25,68 +23,16 @@ from tagtrack.core.partitions import (
     partition_name,
 )
 from tagtrack.core.retention import apply_retention
-from tagtrack.models import Organization, PendingRead, Site
+from tagtrack.models import Site
 from tagtrack.models.base import utcnow
-from tagtrack.orgs.repository import OrganizationRepository
-from tagtrack.orgs.service import OrganizationService
 from tagtrack.processing.service import ProcessingService
 from tagtrack.processing.worker import ProcessingWorker
-from tagtrack.roles.repository import RoleRepository
 from tests.conftest import Org
 from tests.database import fresh_database
+from tests.history import Maker, new_floor, read_at, set_retention
 from tests.tracking import T0, Floor, epc
 
-Maker = async_sessionmaker[AsyncSession]
 DAY = timedelta(days=1)
-
-
-@pytest.fixture
-async def history_db() -> AsyncIterator[Maker]:
-    """A database of its own: retention and partition changes reach every organisation."""
-    with fresh_database() as url:
-        upgrade(url)
-        engine = create_engine(url)
-        try:
-            yield create_sessionmaker(engine)
-        finally:
-            await engine.dispose()
-
-
-async def new_floor(maker: Maker, settings: Settings, name: str) -> Floor:
-    """An organisation with one site, as a floor to build on (no API client)."""
-    async with maker() as session, session.begin():
-        org = await OrganizationService(
-            OrganizationRepository(session), RoleRepository(session)
-        ).create_organization(name, f"{name.lower()}-{new_id()[-6:]}")
-        site = Site(org_id=org.id, name="Yard", start_date=T0, timezone="UTC")
-        session.add(site)
-        await session.flush()
-        return Floor(org.id, site.id, maker, settings, None)  # type: ignore[arg-type]
-
-
-def read_at(floor: Floor, endpoint_id: str, tag: str, moment: datetime) -> PendingRead:
-    """A read to process at once (as manual events are), never queued."""
-    return PendingRead(
-        org_id=floor.org_id,
-        endpoint_id=endpoint_id,
-        tag=tag,
-        antenna=0,
-        time=moment,
-        rssi=None,
-        direction="",
-        tamper=False,
-        data={},
-        zone_id=None,
-    )
-
-
-async def set_retention(maker: Maker, org_id: str, days: int) -> None:
-    async with maker() as session, session.begin():
-        await session.execute(
-            update(Organization)
-            .where(Organization.id == org_id)
-            .values(history_retention_days=days)
-        )
 
 
 async def add_events(maker: Maker, floor: Floor, times: list[datetime]) -> list[str]:

@@ -46,8 +46,33 @@ OLD_ROWS = {
     "zone_durations": "org_id = :org AND time_start < :cutoff AND time_end < :cutoff",
 }
 BATCH_END = "SELECT {key} FROM {table} WHERE {old} ORDER BY {key} OFFSET :skip LIMIT 1"
-DELETE_UP_TO = "DELETE FROM {table} WHERE {old} AND {key} <= :upto"
-DELETE_REST = "DELETE FROM {table} WHERE {old}"
+UP_TO = " AND {key} <= :upto"
+# The rows deleted, counted; deleted events are taken off their hours' counts in the same
+# statement (event_counts, kept exact by every writer of events).
+DELETE = {
+    "events": """
+WITH gone AS (DELETE FROM events WHERE {old}{upto} RETURNING site_id, time),
+hours AS (
+    SELECT site_id, date_trunc('hour', time, 'UTC') AS hour, count(*) AS events FROM gone
+    GROUP BY site_id, date_trunc('hour', time, 'UTC')
+),
+taken AS (
+    UPDATE event_counts AS c SET events = c.events - h.events FROM hours AS h
+    WHERE c.org_id = :org AND c.site_id = h.site_id AND c.hour = h.hour
+)
+SELECT coalesce(sum(events), 0) FROM hours
+""",
+    "zone_durations": """
+WITH gone AS (DELETE FROM zone_durations WHERE {old}{upto} RETURNING 1)
+SELECT count(*) FROM gone
+""",
+}
+# Hours emptied by the deletes above, once an organisation's old events are all gone.
+EMPTY_HOURS = "DELETE FROM event_counts WHERE org_id = :org AND hour < :cutoff AND events = 0"
+# A dropped month's hours, of the organisations that had events in it.
+DROPPED_HOURS = """
+DELETE FROM event_counts WHERE org_id = ANY(:orgs) AND hour >= :start AND hour < :end
+"""
 
 
 @dataclass
@@ -127,6 +152,11 @@ async def _drop_partitions(
             if owners is None:
                 continue
             await session.execute(text(f"DROP TABLE {partition.name}"))
+            if table == "events" and owners:
+                await session.execute(
+                    text(DROPPED_HOURS),
+                    {"orgs": sorted(owners), "start": partition.start, "end": partition.end},
+                )
         outcome.dropped.append(partition.name)
         log.info(
             "dropped partition %s (%s to %s) of organisations %s",
@@ -160,13 +190,16 @@ async def _delete_old_rows(
                     upto = await session.scalar(
                         text(BATCH_END.format(**sql)), {**values, "skip": BATCH - 1}
                     )
-                    if upto is None:
-                        result = await session.execute(text(DELETE_REST.format(**sql)), values)
-                    else:
-                        result = await session.execute(
-                            text(DELETE_UP_TO.format(**sql)), {**values, "upto": upto}
+                    bounded = "" if upto is None else UP_TO.format(**sql)
+                    count = int(
+                        await session.scalar(
+                            text(DELETE[table].format(**sql, upto=bounded)),
+                            {**values, "upto": upto} if bounded else values,
                         )
-                count = int(getattr(result, "rowcount", 0) or 0)
+                        or 0
+                    )
+                    if table == "events" and upto is None:
+                        await session.execute(text(EMPTY_HOURS), values)
                 if count:
                     deleted = (table, org_id)
                     outcome.deleted[deleted] = outcome.deleted.get(deleted, 0) + count

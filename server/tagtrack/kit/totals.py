@@ -5,8 +5,9 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 
-# Every console on the Events page asks for the same first page every 5 seconds. Counting a
-# day of a busy site's events (hundreds of thousands of rows) for each of them costs far more
+# Every console on the Events page asks for the same first page every 5 seconds. Its plain
+# total comes from the hour counts (events/repository.py), but one filtered by endpoint or
+# thing counts the period's events one by one: hundreds of thousands of rows cost far more
 # than the page itself, so a total this large is shared for a few seconds. Smaller totals
 # are always counted afresh, so they are exact at once.
 SHARED_FROM = 10_000

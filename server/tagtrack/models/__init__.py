@@ -4,7 +4,7 @@ from tagtrack.models.apikey import ApiKey
 from tagtrack.models.audit import AuditEntry, InstallSecret
 from tagtrack.models.base import Base
 from tagtrack.models.endpoint import Endpoint, EndpointStatus
-from tagtrack.models.event import Event
+from tagtrack.models.event import Event, EventCount
 from tagtrack.models.exception import TrackingException
 from tagtrack.models.floor_map import Map
 from tagtrack.models.image import Image, ImageCategory
@@ -31,6 +31,7 @@ __all__ = [
     "Endpoint",
     "EndpointStatus",
     "Event",
+    "EventCount",
     "Image",
     "ImageCategory",
     "IngestBatch",

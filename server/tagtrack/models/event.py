@@ -1,4 +1,4 @@
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import (
@@ -64,3 +64,35 @@ class Event(IdMixin, Base):
     data: Mapped[dict[str, Any]] = mapped_column(
         JSONB, nullable=False, server_default=text("'{}'::jsonb")
     )
+
+
+HOUR = timedelta(hours=1)
+
+
+def hour_of(moment: datetime) -> datetime:
+    """The UTC hour an event of this `time` is counted in (`date_trunc('hour', time, 'UTC')`)."""
+    return moment.astimezone(UTC).replace(minute=0, second=0, microsecond=0)
+
+
+class EventCount(Base):
+    """How many events each site has in each hour (UTC) of their `time` (migration 0013).
+
+    Kept exact in the transactions that write or delete events: processing adds new events
+    and moves a folded event whose Last Seen crossed into another hour, retention takes
+    deleted rows and dropped months off, and a site's deletion cascades here. The Events
+    page's total is read from here for its whole hours (events/repository.py).
+    """
+
+    __tablename__ = "event_counts"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["org_id", "site_id"], ["sites.org_id", "sites.id"], ondelete="CASCADE"
+        ),
+        # All Sites: an organisation's hours of every site.
+        Index("ix_event_counts_org_hour", "org_id", "hour"),
+    )
+
+    org_id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    site_id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    hour: Mapped[datetime] = mapped_column(DateTime(timezone=True), primary_key=True)
+    events: Mapped[int] = mapped_column(BigInteger, nullable=False)

@@ -7,6 +7,7 @@ executemany round trips cost more than the database work itself.
 """
 
 import zlib
+from collections import Counter
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -38,6 +39,7 @@ from tagtrack.models import (
     ZoneGate,
 )
 from tagtrack.models.base import utcnow
+from tagtrack.models.event import hour_of
 
 FoldKey = tuple[str, int, str]
 
@@ -81,6 +83,16 @@ THING_CHANGES = {
     "data": "jsonb",
 }  # fmt: skip
 
+
+# Events added to (or, negative, taken from) sites' hours, locked in key order: two batches
+# touching the same hours wait for each other instead of deadlocking.
+ADD_EVENT_COUNTS = """
+INSERT INTO event_counts AS c (org_id, site_id, hour, events)
+SELECT $1, v.site_id, v.hour, v.events
+FROM unnest($2::varchar[], $3::timestamptz[], $4::bigint[]) AS v(site_id, hour, events)
+ORDER BY v.site_id, v.hour
+ON CONFLICT (org_id, site_id, hour) DO UPDATE SET events = c.events + excluded.events
+"""
 
 ORGS_WITH_PENDING = """
 WITH RECURSIVE orgs(org_id) AS (
@@ -191,6 +203,17 @@ async def _as_dbapi_error(statement: str) -> AsyncIterator[None]:
         yield
     except asyncpg.PostgresError as exc:
         raise DBAPIError(statement, None, exc) from exc
+
+
+def _split(rows: Iterable[Any]) -> tuple[list[Any], list[Any]]:
+    """Rows of a batch to write: (new ones, stored ones it changed)."""
+    created, changed = [], []
+    for row in rows:
+        if not row.stored:
+            created.append(row)
+        elif row.dirty:
+            changed.append(row)
+    return created, changed
 
 
 def _copy_value(value: Any) -> Any:
@@ -393,7 +416,50 @@ class ProcessingRepository(Repository[PendingRead]):
         return {row["thing_id"]: VisitRow(**row, stored=True) for row in rows}
 
     async def write_events(self, events: Iterable[EventRow]) -> None:
-        await self._write("events", EVENT_COLUMNS, EVENT_KEY, EVENT_CHANGES, events, "time")
+        """Events, and their sites' hour counts (event_counts) in the same transaction: one
+        more in a new event's hour, and a folded event whose Last Seen (its `time`) moved
+        into another hour moves from the one to the other."""
+        created, changed = _split(events)
+        if not created and not changed:
+            return
+        [org_id, *others] = {row.org_id for row in created + changed}
+        if others:
+            raise ValueError("events of several organisations in one batch")
+        counts: Counter[tuple[str, datetime]] = Counter()
+        if changed:
+            # Only the rows the update did change, as it changed them: the hours they left.
+            update, arguments = self._update_sql(
+                "events", EVENT_KEY, EVENT_CHANGES, changed, partition_key="time"
+            )
+            sql = (
+                f"WITH changed AS ({update} RETURNING t.site_id, v.key_time AS was, t.time) "
+                "SELECT site_id, was, time FROM changed "
+                "WHERE date_trunc('hour', was, 'UTC') <> date_trunc('hour', time, 'UTC')"
+            )
+            driver = await self._driver()
+            async with _as_dbapi_error(sql):
+                for site_id, was, now in await driver.fetch(sql, *arguments):
+                    counts[(site_id, hour_of(was))] -= 1
+                    counts[(site_id, hour_of(now))] += 1
+        await self._copy("events", EVENT_COLUMNS, created)
+        for event in created:
+            counts[(event.site_id, hour_of(event.time))] += 1
+        await self._count_events(org_id, counts)
+
+    async def _count_events(self, org_id: str, counts: Counter[tuple[str, datetime]]) -> None:
+        """Add to the hour counts in one statement (its rows locked in key order)."""
+        added = sorted((key, n) for key, n in counts.items() if n)
+        if not added:
+            return
+        driver = await self._driver()
+        async with _as_dbapi_error(ADD_EVENT_COUNTS):
+            await driver.execute(
+                ADD_EVENT_COUNTS,
+                org_id,
+                [site_id for (site_id, _), _ in added],
+                [hour for (_, hour), _ in added],
+                [n for _, n in added],
+            )
 
     async def write_visits(self, visits: Iterable[VisitRow]) -> None:
         await self._write(
@@ -443,20 +509,17 @@ class ProcessingRepository(Repository[PendingRead]):
 
         Updates go first: a closed visit must be closed before the thing's next one opens.
         """
-        created, changed = [], []
-        for row in rows:
-            if not row.stored:
-                created.append(row)
-            elif row.dirty:
-                changed.append(row)
+        created, changed = _split(rows)
         await self._update(table, key, changes, changed, partition_key=partition_key)
-        if created:
-            records = [
-                tuple(_copy_value(getattr(row, name)) for name in columns) for row in created
-            ]
-            driver = await self._driver()
-            async with _as_dbapi_error(f"COPY {table}"):
-                await driver.copy_records_to_table(table, records=records, columns=columns)
+        await self._copy(table, columns, created)
+
+    async def _copy(self, table: str, columns: tuple[str, ...], rows: Sequence[Any]) -> None:
+        if not rows:
+            return
+        records = [tuple(_copy_value(getattr(row, name)) for name in columns) for row in rows]
+        driver = await self._driver()
+        async with _as_dbapi_error(f"COPY {table}"):
+            await driver.copy_records_to_table(table, records=records, columns=columns)
 
     async def _update(
         self,
@@ -470,6 +533,24 @@ class ProcessingRepository(Repository[PendingRead]):
     ) -> None:
         if not rows:
             return
+        sql, arguments = self._update_sql(
+            table, key, changes, rows, partition_key=partition_key, modified=modified
+        )
+        driver = await self._driver()
+        async with _as_dbapi_error(sql):
+            await driver.execute(sql, *arguments)
+
+    @staticmethod
+    def _update_sql(
+        table: str,
+        key: tuple[tuple[str, str, str], ...],
+        changes: dict[str, str],
+        rows: Sequence[Any],
+        *,
+        partition_key: str = "",
+        modified: bool = False,
+    ) -> tuple[str, list[Any]]:
+        """`UPDATE table AS t ... FROM unnest(...) AS v` of the rows, and its arguments."""
         [org_id, *others] = {row.org_id for row in rows}
         if others:
             raise ValueError(f"{table} rows of several organisations in one update")
@@ -503,9 +584,7 @@ class ProcessingRepository(Repository[PendingRead]):
             f"FROM unnest({', '.join(casts)}) AS v({', '.join(aliases + names)}) "
             f"WHERE {' AND '.join(matches)}"
         )
-        driver = await self._driver()
-        async with _as_dbapi_error(sql):
-            await driver.execute(sql, *arrays)
+        return sql, arrays
 
     async def expired_residents(self, now: datetime, limit: int) -> list[tuple[ThingRow, Zone]]:
         """Things not read in their zone for longer than the zone's kill delay."""

@@ -1,0 +1,53 @@
+"""History without the API: an organisation's floor, reads processed at once, retention."""
+
+from datetime import datetime
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tagtrack.core.config import Settings
+from tagtrack.core.ids import new_id
+from tagtrack.models import Organization, PendingRead, Site
+from tagtrack.orgs.repository import OrganizationRepository
+from tagtrack.orgs.service import OrganizationService
+from tagtrack.roles.repository import RoleRepository
+from tests.tracking import T0, Floor
+
+Maker = async_sessionmaker[AsyncSession]
+
+
+async def new_floor(maker: Maker, settings: Settings, name: str) -> Floor:
+    """An organisation with one site, as a floor to build on (no API client)."""
+    async with maker() as session, session.begin():
+        org = await OrganizationService(
+            OrganizationRepository(session), RoleRepository(session)
+        ).create_organization(name, f"{name.lower()}-{new_id()[-6:]}")
+        site = Site(org_id=org.id, name="Yard", start_date=T0, timezone="UTC")
+        session.add(site)
+        await session.flush()
+        return Floor(org.id, site.id, maker, settings, None)  # type: ignore[arg-type]
+
+
+def read_at(floor: Floor, endpoint_id: str, tag: str, moment: datetime) -> PendingRead:
+    """A read to process at once (as manual events are), never queued."""
+    return PendingRead(
+        org_id=floor.org_id,
+        endpoint_id=endpoint_id,
+        tag=tag,
+        antenna=0,
+        time=moment,
+        rssi=None,
+        direction="",
+        tamper=False,
+        data={},
+        zone_id=None,
+    )
+
+
+async def set_retention(maker: Maker, org_id: str, days: int) -> None:
+    async with maker() as session, session.begin():
+        await session.execute(
+            update(Organization)
+            .where(Organization.id == org_id)
+            .values(history_retention_days=days)
+        )
