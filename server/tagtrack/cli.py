@@ -16,6 +16,11 @@ from tagtrack.core.config import Settings, get_settings
 from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
 from tagtrack.core.migrate import upgrade
 
+# Longer than the idle timeout of clients and of load balancers in front (often 60 s), so
+# the client closes an idle connection: a server closing it just as a request is sent
+# resets that request.
+KEEP_ALIVE_SECONDS = 75
+
 app = typer.Typer(help="TagTrack server", no_args_is_help=True)
 
 
@@ -99,7 +104,12 @@ def serve(
             application.state.live.close_streams()
 
     config = uvicorn.Config(
-        application, host=settings.host, port=settings.port, log_config=None, proxy_headers=False
+        application,
+        host=settings.host,
+        port=settings.port,
+        log_config=None,
+        proxy_headers=False,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
     )
     server = Server(config)
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C, re-raised after a clean stop
