@@ -94,6 +94,12 @@ class EventRepository(Repository[Event]):
             filtered = filtered.where(Event.thing_id == thing)
         return filtered
 
+    @staticmethod
+    def counts_each_event(endpoints: list[str], thing: str) -> bool:
+        """Whether a total is counted event by event: the hour counts hold no endpoint or
+        thing."""
+        return bool(endpoints or thing)
+
     async def count(self, org_id: str, site_ids: list[str] | None, **filters: Any) -> int:
         """The exact number of events the filters select (see `count_statement`)."""
         return int(
@@ -119,7 +125,7 @@ class EventRepository(Repository[Event]):
         index entries.
         """
         filters: dict[str, Any] = {"endpoints": endpoints, "thing": thing}
-        hours = None if endpoints or thing else _whole_hours(after, before)
+        hours = None if self.counts_each_event(endpoints, thing) else _whole_hours(after, before)
         if hours is None:
             events = self._events(org_id, site_ids, after=after, before=before, **filters)
             return select(func.count()).select_from(events.subquery())

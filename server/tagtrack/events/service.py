@@ -85,7 +85,7 @@ class EventService:
             "endpoints": _ids(endpoint),
             "thing": thing,
         }
-        if filters["endpoints"] or thing:
+        if self.repository.counts_each_event(filters["endpoints"], thing):
             # Counted event by event: a large total is shared among polling consoles.
             sites = tuple(scope) if scope is not None else None
             key = (principal.org_id, sites, after, before, tuple(filters["endpoints"]), thing)
