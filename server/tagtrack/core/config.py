@@ -60,6 +60,12 @@ class Settings(BaseSettings):
     mqtt_client_id: str = ""
     mqtt_session_expiry_seconds: int = 86_400
     raw_payload_days: int = 3
+    # Mail goes through the outbox: this process delivers it, and a failed attempt is tried
+    # again after the first wait, doubling up to the longest, until this many have failed.
+    mail_sender: bool = True
+    mail_retry_first_seconds: float = 30
+    mail_retry_max_seconds: float = 3600
+    mail_max_attempts: int = 12
     log_json: bool = True
 
 

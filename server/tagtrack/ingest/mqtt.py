@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from urllib.parse import unquote, urlparse
 
@@ -46,12 +46,10 @@ class MqttSubscriber:
         sessionmaker: async_sessionmaker[AsyncSession],
         settings: Settings,
         admission: Admission,
-        wake: Callable[[], None],
     ) -> None:
         self.sessionmaker = sessionmaker
         self.settings = settings
         self.admission = admission
-        self.wake = wake
         self.url = urlparse(settings.mqtt_url)
         self.connected = asyncio.Event()
 
@@ -82,7 +80,6 @@ class MqttSubscriber:
                 await asyncio.sleep(RECONNECT_SECONDS)
                 continue
             break
-        self.wake()
 
     async def run(self) -> None:
         identifier = client_id(self.settings)
@@ -127,12 +124,11 @@ async def mqtt_subscriber(
     sessionmaker: async_sessionmaker[AsyncSession],
     settings: Settings,
     admission: Admission,
-    wake: Callable[[], None],
 ) -> AsyncIterator[MqttSubscriber | None]:
     if not settings.mqtt_url:
         yield None
         return
-    subscriber = MqttSubscriber(sessionmaker, settings, admission, wake)
+    subscriber = MqttSubscriber(sessionmaker, settings, admission)
     task = asyncio.create_task(subscriber.run(), name="mqtt")
     try:
         yield subscriber
