@@ -28,6 +28,8 @@ log = logging.getLogger("tagtrack.processing")
 
 # Without a notice (one missed while the listener reconnected), reads wait this long at most.
 SAFETY_SECONDS = 60.0
+# After a failure (the database away), processing is tried again this soon.
+RETRY_SECONDS = 1.0
 # History partitions ahead of time, and retention, from the sweep now and then.
 PARTITIONS_INTERVAL_SECONDS = 600
 RETENTION_INTERVAL_SECONDS = 6 * 3600
@@ -120,6 +122,7 @@ class ProcessingWorker:
         last_sweep = 0.0
         while True:
             self.wake.clear()
+            wait = SAFETY_SECONDS
             try:
                 await self.drain()
                 if time.monotonic() - last_sweep >= self.settings.sweep_interval_seconds:
@@ -127,9 +130,10 @@ class ProcessingWorker:
                     last_sweep = time.monotonic()
             except Exception:  # keep processing after a bad batch or a database restart
                 log.exception("processing failed; retrying")
+                wait = RETRY_SECONDS
             next_sweep = last_sweep + self.settings.sweep_interval_seconds - time.monotonic()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), max(0, min(SAFETY_SECONDS, next_sweep)))
+                await asyncio.wait_for(self.wake.wait(), max(0, min(wait, next_sweep)))
 
 
 @asynccontextmanager
