@@ -24,6 +24,7 @@ from tagtrack.core.logging import configure_logging, observe_request
 from tagtrack.core.partitions import ensure_partitions_logged
 from tagtrack.core.signing import load_install_secret
 from tagtrack.core.static import HashedAssets
+from tagtrack.core.wakeups import MAIL_CHANNEL, Wakeups, listening
 from tagtrack.core.web_security import SameOriginWrites, SecurityHeaders
 from tagtrack.demo.seed import SITES as DEMO_SITES
 from tagtrack.demo.simulator import running_simulator
@@ -43,6 +44,7 @@ from tagtrack.live.hub import LiveHub, live_listener
 from tagtrack.live.router import router as live_router
 from tagtrack.locationtags.router import router as locationtags_router
 from tagtrack.lookups.router import router as lookups_router
+from tagtrack.mail.sender import outbox_sender
 from tagtrack.maps.router import router as maps_router
 from tagtrack.meta.router import probes
 from tagtrack.meta.router import router as meta_router
@@ -116,12 +118,15 @@ def _demo_simulator(
 
 
 def _processing(
-    sessionmaker: async_sessionmaker[AsyncSession], settings: Settings, database_url: str
+    sessionmaker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    database_url: str,
+    wakeups: Wakeups,
 ) -> AbstractAsyncContextManager[ProcessingWorker | ProcessingProcess]:
     """Processing of acknowledged reads: in a child process, in this event loop, or not here."""
     if settings.processing and settings.processing_process:
         return processing_process(database_url, settings)
-    return processing_worker(sessionmaker, settings)
+    return processing_worker(sessionmaker, settings, wakeups)
 
 
 def _mount_console(app: FastAPI, dist: Path) -> None:
@@ -151,14 +156,17 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
         secret = settings.secret_key or await load_install_secret(app.state.sessionmaker)
         await ensure_partitions_logged(app.state.sessionmaker, utcnow())
         app.state.settings = settings.model_copy(update={"secret_key": secret})
+        wakeups = Wakeups()
         try:
             async with (
                 housekeeping(app.state.sessionmaker),
                 live_listener(app.state.live, url),
-                _processing(app.state.sessionmaker, settings, url) as worker,
+                _processing(app.state.sessionmaker, settings, url, wakeups) as worker,
+                outbox_sender(app.state.sessionmaker, settings, wakeups.event(MAIL_CHANNEL)),
+                listening(wakeups, url),
                 daily_jobs(app.state.sessionmaker, settings),
                 mqtt_subscriber(
-                    app.state.sessionmaker, settings, app.state.admission, worker.notify
+                    app.state.sessionmaker, settings, app.state.admission
                 ) as subscriber,
                 _demo_simulator(app.state.sessionmaker, settings),
             ):

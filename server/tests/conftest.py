@@ -96,6 +96,8 @@ def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
         login_lockout_failures=5,
         # Tests drive processing and its sweeps themselves, at the times they choose.
         processing=False,
+        # ... and the mail outbox's delivery, to the mail server each test starts.
+        mail_sender=False,
     )
 
 

@@ -47,6 +47,8 @@ ACROSS_ORGANISATIONS = {
     "tagtrack.processing.repository:ProcessingRepository.orgs_with_pending": "processing loop",
     "tagtrack.processing.repository:ProcessingRepository.purge_before": "old raw payloads",
     "tagtrack.reports.repository:DailyRepository.scheduled_sites": "daily jobs scheduler",
+    "tagtrack.mail.repository:OutboxRepository.orgs_due": "mail outbox sender",
+    "tagtrack.mail.repository:OutboxRepository.next_due": "mail outbox sender",
     # The command-line import names a site by id or name, not its organisation.
     "tagtrack.imports.repository:ImportRepository.sites_named": "site named on the command line",
     # The demo's reader simulator drives every site of its database.

@@ -15,7 +15,7 @@ from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
 from tagtrack.models import DailyRun, ReportConfig, Site, TrackingException
 from tagtrack.reports.daily import DailyJobs, daily_time_on
 from tests.database import database_with_org
-from tests.mailbox import smtp_server
+from tests.mailbox import deliver, smtp_server
 from tests.reporting import formats, org_with_floor, seconds, values
 from tests.tracking import Floor, epc
 from tests.tracking_api import created, set_state
@@ -163,7 +163,7 @@ async def test_daily_mail_carries_the_emailed_reports(
         assert mailbox.to("ops@example.com") == []
         await jobs.run_due(utc(3, 3, 6, 30), org.id)
         await jobs.run_due(utc(3, 3, 9), org.id)
-        await asyncio.sleep(0.2)
+        await deliver(sessionmaker, url, settings, org.id)
     [mail] = mailbox.to("ops@example.com")
     assert "boss@example.com" in str(mail["To"])
     site_name = (await org.client("Viewer").get(f"/api/sites/{floor.site_id}")).json()["name"]
@@ -212,27 +212,31 @@ async def test_two_schedulers_send_the_daily_mail_once(
         await asyncio.gather(
             first.run_due(utc(3, 3, 6, 30), org.id), second.run_due(utc(3, 3, 6, 30), org.id)
         )
-        await asyncio.sleep(0.2)
+        await deliver(sessionmaker, url, settings, org.id)
     assert len(mailbox.to("ops@example.com")) == 1
     assert [kind for kind, _, _ in await runs(floor)] == ["inventory", "mail"]
 
 
-async def test_a_failed_send_is_tried_again_the_same_day(
+async def test_a_report_mail_waits_in_the_outbox_while_the_mail_server_is_away(
     org_factory: Any, sessionmaker: Any, settings: Any, anonymous: Any
 ) -> None:
     org, floor, _ = await mail_site(org_factory, sessionmaker, settings, anonymous)
     with smtp_server() as (_, url):
         unreachable = url.rsplit(":", 1)[0] + ":1"
-    await DailyJobs(
-        sessionmaker, Settings(smtp_url=unreachable, data_dir=settings.data_dir)
-    ).run_due(utc(3, 3, 6, 30), org.id)
-    assert [kind for kind, _, _ in await runs(floor)] == ["inventory"]
-    with smtp_server() as (mailbox, url):
-        jobs = DailyJobs(sessionmaker, Settings(smtp_url=url, data_dir=settings.data_dir))
-        await jobs.run_due(utc(3, 3, 7), org.id)
-        await asyncio.sleep(0.2)
-    assert len(mailbox.to("ops@example.com")) == 1
+    await DailyJobs(sessionmaker, settings).run_due(utc(3, 3, 6, 30), org.id)
+    assert await deliver(sessionmaker, unreachable, settings, org.id) == 0
+    # The job is done once: its mail, attachments and all, waits in the outbox.
     assert [kind for kind, _, _ in await runs(floor)] == ["inventory", "mail"]
+    with smtp_server() as (mailbox, url):
+        await DailyJobs(sessionmaker, settings).run_due(utc(3, 3, 7), org.id)
+        # The retry is due after the first wait.
+        assert await deliver(sessionmaker, url, settings, org.id) == 0
+        assert await deliver(sessionmaker, url, settings, org.id, timedelta(minutes=5)) == 1
+    [mail] = mailbox.to("ops@example.com")
+    assert [p.get_filename() for p in mail.walk() if p.get_filename()] == [
+        "Categories.xlsx",
+        "Seen in receiving.xlsx",
+    ]
 
 
 async def test_demo_sites_mail_a_daily_report(tmp_path: Any) -> None:
@@ -247,7 +251,7 @@ async def test_demo_sites_mail_a_daily_report(tmp_path: Any) -> None:
             # Amsterdam to Chicago; an hour of the test run's own would not be.
             tomorrow = datetime.now(tz=UTC).date() + timedelta(days=1)
             await jobs.run_due(datetime.combine(tomorrow, time(18), tzinfo=UTC))
-            await asyncio.sleep(0.2)
+            await deliver(maker, smtp, Settings(data_dir=tmp_path))
     assert len(sites) == 3 and all(s.report_daily_time and s.report_emails for s in sites)
     for site in sites:
         mine = [c for c in configs if c.site_id == site.id]

@@ -286,8 +286,8 @@ async def test_processes_split_the_work_once_through_a_kill() -> None:
             await asyncio.sleep(2.5)  # more sweeps and daily ticks of every process
             assert await count(maker, dwell) == len(tags)
             alerts = [m["Subject"] for m in mailbox.to(DWELL)]
-            # Alerts go after their exception is committed: those of a killed process may be
-            # lost, but none goes twice.
+            # Alerts are queued with their exception and sent by whichever process's outbox
+            # sender locks them first: none goes twice.
             assert alerts and len(alerts) == len(set(alerts)), "a dwell alert went twice"
             async with maker() as session:
                 runs = await session.execute(

@@ -6,9 +6,8 @@ from sqlalchemy import func, select, text
 
 from tagtrack.core.config import Settings
 from tagtrack.core.ids import UNKNOWN_THING_ID
-from tagtrack.core.mail import Mailer
+from tagtrack.mail.sender import OutboxSender
 from tagtrack.models import PendingRead, SiteSettings, Thing
-from tagtrack.processing.service import send_alerts
 from tests.mailbox import smtp_server
 from tests.tracking import Floor, at, epc
 
@@ -260,11 +259,12 @@ async def test_dwell_exception_is_raised_once_and_mailed(floor: Floor) -> None:
     await floor.read(door, tag, 0)
     assert (await floor.sweep(299)).exceptions == 0
     with smtp_server() as (mailbox, url):
-        mailer = Mailer(Settings(smtp_url=url, data_dir=floor.settings.data_dir))
+        sender = OutboxSender(
+            floor.sessionmaker, Settings(smtp_url=url, data_dir=floor.settings.data_dir)
+        )
         outcome = await floor.sweep(301)
-        await send_alerts(mailer, outcome.alerts)
         again = await floor.sweep(900)
-        await send_alerts(mailer, again.alerts)
+        assert await sender.deliver_due(floor.org_id) == 1
         await asyncio.sleep(0.2)
     assert (outcome.exceptions, again.exceptions) == (1, 0)
     [exception] = await floor.exceptions()

@@ -59,7 +59,18 @@ class Settings(BaseSettings):
     mqtt_share_group: str = "tagtrack"
     mqtt_client_id: str = ""
     mqtt_session_expiry_seconds: int = 86_400
+    # mqtts://: the CA that signed the broker's certificate (empty: the system's), and a
+    # client certificate and key when the broker asks for one.
+    mqtt_ca_file: str = ""
+    mqtt_cert_file: str = ""
+    mqtt_key_file: str = ""
     raw_payload_days: int = 3
+    # Mail goes through the outbox: this process delivers it, and a failed attempt is tried
+    # again after the first wait, doubling up to the longest, until this many have failed.
+    mail_sender: bool = True
+    mail_retry_first_seconds: float = 30
+    mail_retry_max_seconds: float = 3600
+    mail_max_attempts: int = 12
     log_json: bool = True
 
 

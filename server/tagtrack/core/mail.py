@@ -51,10 +51,8 @@ class Mailer:
             )
         return message
 
-    async def send(
-        self, to: list[str], subject: str, text: str, attachments: Sequence[Attachment] = ()
-    ) -> None:
-        message = self.compose(to, subject, text, attachments)
+    async def deliver(self, message: EmailMessage) -> None:
+        """Hand a composed message to the mail server (or write it to the data dir)."""
         if self.url is None:
             await asyncio.to_thread(self._write_file, message)
             return

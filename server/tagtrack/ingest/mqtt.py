@@ -2,22 +2,27 @@
 
 Payloads are the same as over HTTP. Every server process subscribes with MQTT 5 shared
 subscriptions ($share/<group>/...), so the broker hands each message to one process of the
-group. A message is acknowledged only once its reads are committed; the session is
-persistent under a stable client id, so what a process had not acknowledged when it stopped
-is delivered again when it comes back. A batch id makes such a second delivery count once.
+group. A message is acknowledged only once its reads are committed (paho's manual
+acknowledgements; its network loop runs in a thread); the session is persistent under a
+stable client id, so what a process had not acknowledged when it stopped is delivered again
+when it comes back. A batch id makes such a second delivery count once. `mqtts://` connects
+over TLS (port 8883 by default) with the configured CA and optional client certificate.
 """
 
 import asyncio
 import contextlib
 import logging
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from urllib.parse import unquote, urlparse
 
-import aiomqtt
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+from paho.mqtt.subscribeoptions import SubscribeOptions
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
@@ -29,6 +34,7 @@ log = logging.getLogger("tagtrack.mqtt")
 TOPIC_ROOT = "tagtrack"
 KINDS = ("reads", "status")
 RECONNECT_SECONDS = 3
+CONNECT_TIMEOUT_SECONDS = 10
 
 
 def client_id(settings: Settings) -> str:
@@ -46,14 +52,16 @@ class MqttSubscriber:
         sessionmaker: async_sessionmaker[AsyncSession],
         settings: Settings,
         admission: Admission,
-        wake: Callable[[], None],
     ) -> None:
         self.sessionmaker = sessionmaker
         self.settings = settings
         self.admission = admission
-        self.wake = wake
         self.url = urlparse(settings.mqtt_url)
+        default_port = 8883 if self.url.scheme == "mqtts" else 1883
+        self.address = f"{self.url.hostname or '127.0.0.1'}:{self.url.port or default_port}"
         self.connected = asyncio.Event()
+        # Why the last connection failed or ended ("" while connected).
+        self.problem = "not connected yet"
 
     async def handle(self, topic: str, payload: bytes) -> None:
         parts = topic.split("/")
@@ -82,44 +90,88 @@ class MqttSubscriber:
                 await asyncio.sleep(RECONNECT_SECONDS)
                 continue
             break
-        self.wake()
+
+    def _client(self) -> mqtt.Client:
+        """A paho client that acknowledges a message only when told (after its commit)."""
+        client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=client_id(self.settings),
+            protocol=mqtt.MQTTv5,
+            reconnect_on_failure=False,  # reconnections are ours, to say why one failed
+        )
+        client.manual_ack_set(True)
+        if self.url.username:
+            client.username_pw_set(
+                unquote(self.url.username),
+                unquote(self.url.password) if self.url.password else None,
+            )
+        if self.url.scheme == "mqtts":
+            client.tls_set(
+                ca_certs=self.settings.mqtt_ca_file or None,
+                certfile=self.settings.mqtt_cert_file or None,
+                keyfile=self.settings.mqtt_key_file or None,
+            )
+        return client
 
     async def run(self) -> None:
-        identifier = client_id(self.settings)
-        session = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
-        session.SessionExpiryInterval = self.settings.mqtt_session_expiry_seconds
-        topics = shared_topics(self.settings.mqtt_share_group)
         while True:
             try:
-                client = aiomqtt.Client(
-                    hostname=self.url.hostname or "127.0.0.1",
-                    port=self.url.port or 1883,
-                    username=unquote(self.url.username) if self.url.username else None,
-                    password=unquote(self.url.password) if self.url.password else None,
-                    identifier=identifier,
-                    protocol=aiomqtt.ProtocolVersion.V5,
-                    clean_start=False,
-                    properties=session,
-                )
-                # aiomqtt offers no acknowledgement of its own: paho's, so that a message is
-                # acknowledged after its reads are committed, not on arrival.
-                client._client.manual_ack_set(True)
-                async with client:
-                    await client.subscribe([(topic, 1) for topic in topics])
-                    self.connected.set()
-                    log.info("subscribed to %s on %s as %s", topics, self.url.hostname, identifier)
-                    async for message in client.messages:
-                        payload = message.payload
-                        if isinstance(payload, str):
-                            payload = payload.encode()
-                        if isinstance(payload, bytes | bytearray):
-                            await self.handle(str(message.topic), bytes(payload))
-                        if message.qos > 0:
-                            client._client.ack(message.mid, message.qos)
-            except aiomqtt.MqttError as exc:
-                self.connected.clear()
-                log.warning("MQTT connection lost (%s); reconnecting", exc)
-                await asyncio.sleep(RECONNECT_SECONDS)
+                await self._session()
+                problem = "the broker closed the connection"
+            except Exception as exc:  # unreachable, TLS refused, not authorised: say why
+                problem = str(exc) or type(exc).__name__
+            self.connected.clear()
+            self.problem = problem
+            log.warning("MQTT connection to %s: %s; reconnecting", self.address, problem)
+            await asyncio.sleep(RECONNECT_SECONDS)
+
+    async def _session(self) -> None:
+        """One connection: subscribe, then store and acknowledge messages until it ends."""
+        loop = asyncio.get_running_loop()
+        messages: asyncio.Queue[mqtt.MQTTMessage | None] = asyncio.Queue()
+        connack: asyncio.Future[ReasonCode] = loop.create_future()
+
+        def answered(code: ReasonCode) -> None:
+            if not connack.done():
+                connack.set_result(code)
+
+        def on_connect(_c: object, _u: object, _f: object, code: ReasonCode, _p: object) -> None:
+            loop.call_soon_threadsafe(answered, code)
+
+        def on_message(_c: object, _u: object, message: mqtt.MQTTMessage) -> None:
+            loop.call_soon_threadsafe(messages.put_nowait, message)
+
+        def on_disconnect(*_: object) -> None:
+            loop.call_soon_threadsafe(messages.put_nowait, None)
+
+        client = self._client()
+        client.on_connect = on_connect
+        client.on_message = on_message
+        client.on_disconnect = on_disconnect
+        session = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+        session.SessionExpiryInterval = self.settings.mqtt_session_expiry_seconds
+        host, port = self.address.rsplit(":", 1)
+        # The TLS handshake happens here: a refused certificate raises with its reason.
+        await asyncio.to_thread(
+            client.connect, host, int(port), clean_start=False, properties=session
+        )
+        client.loop_start()
+        try:
+            code = await asyncio.wait_for(connack, CONNECT_TIMEOUT_SECONDS)
+            if code.is_failure:
+                raise ConnectionError(f"the broker refused the connection: {code}")
+            topics = shared_topics(self.settings.mqtt_share_group)
+            client.subscribe([(topic, SubscribeOptions(qos=1)) for topic in topics])
+            self.connected.set()
+            self.problem = ""
+            log.info("subscribed to %s on %s as %s", topics, self.address, client_id(self.settings))
+            while (message := await messages.get()) is not None:
+                await self.handle(message.topic, bytes(message.payload))
+                if message.qos > 0:
+                    client.ack(message.mid, message.qos)
+        finally:
+            client.disconnect()
+            await asyncio.to_thread(client.loop_stop)
 
 
 @asynccontextmanager
@@ -127,12 +179,11 @@ async def mqtt_subscriber(
     sessionmaker: async_sessionmaker[AsyncSession],
     settings: Settings,
     admission: Admission,
-    wake: Callable[[], None],
 ) -> AsyncIterator[MqttSubscriber | None]:
     if not settings.mqtt_url:
         yield None
         return
-    subscriber = MqttSubscriber(sessionmaker, settings, admission, wake)
+    subscriber = MqttSubscriber(sessionmaker, settings, admission)
     task = asyncio.create_task(subscriber.run(), name="mqtt")
     try:
         yield subscriber

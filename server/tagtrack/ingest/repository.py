@@ -6,6 +6,7 @@ import orjson
 from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
+from tagtrack.core.wakeups import READS_CHANNEL
 from tagtrack.ingest.formats import Read
 from tagtrack.kit.repository import Repository
 from tagtrack.models import Endpoint, IngestBatch, PendingRead, RawPayload
@@ -82,6 +83,8 @@ class IngestRepository(Repository[PendingRead]):
         driver = (await connection.get_raw_connection()).driver_connection
         assert driver is not None
         await driver.copy_records_to_table("pending_reads", records=records, columns=QUEUE_COLUMNS)
+        # Every process's worker is woken when this transaction commits (not before).
+        await self.session.execute(select(func.pg_notify(READS_CHANNEL, "")))
 
     async def keep_raw(self, endpoint: Endpoint, channel: str, body: bytes) -> None:
         self.session.add(

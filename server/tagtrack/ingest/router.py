@@ -3,7 +3,7 @@
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, BackgroundTasks, Depends, Request
+from fastapi import APIRouter, Depends, Request
 
 from tagtrack.auth.dependencies import allowed
 from tagtrack.auth.principal import Principal
@@ -62,10 +62,6 @@ async def reader_endpoint(request: Request, service: Ingest) -> Endpoint:
 Reader = Annotated[Endpoint, Depends(reader_endpoint)]
 
 
-def _wake_processing(request: Request) -> None:
-    request.app.state.processing.notify()
-
-
 @router.post(
     "/reads",
     status_code=202,
@@ -74,12 +70,9 @@ def _wake_processing(request: Request) -> None:
     openapi_extra=READS_BODY,
     dependencies=[Depends(admitted)],
 )
-async def post_reads(
-    request: Request, endpoint: Reader, service: Ingest, background: BackgroundTasks
-) -> Accepted:
+async def post_reads(request: Request, endpoint: Reader, service: Ingest) -> Accepted:
     """Queue a reader's reads; 202 only once they are committed. A repeated batchId counts once."""
     accepted = await service.accept_reads(endpoint, await request.body(), "http")
-    background.add_task(_wake_processing, request)
     return accepted
 
 
@@ -116,9 +109,7 @@ async def post_user_reads(
     request: Request,
     principal: Annotated[Principal, allowed("things", "modify")],
     service: Ingest,
-    background: BackgroundTasks,
 ) -> Accepted:
     """Queue reads a signed-in handheld user took with one of their sites' endpoints."""
     accepted = await service.accept_user_reads(principal, await request.body())
-    background.add_task(_wake_processing, request)
     return accepted

@@ -10,6 +10,7 @@ from tagtrack.models.floor_map import Map
 from tagtrack.models.image import Image, ImageCategory
 from tagtrack.models.ingest import IngestBatch, PendingRead, RawPayload
 from tagtrack.models.location_tag import LocationTag
+from tagtrack.models.mail import OutboxMail
 from tagtrack.models.org import Organization, OrgSettings
 from tagtrack.models.org_key import OrgKey
 from tagtrack.models.password_reset import PasswordReset
@@ -42,6 +43,7 @@ __all__ = [
     "OrgKey",
     "OrgSettings",
     "Organization",
+    "OutboxMail",
     "PasswordReset",
     "PendingRead",
     "RawPayload",

@@ -10,9 +10,9 @@ from tagtrack.audit.service import Actor, record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, NotFound
-from tagtrack.core.mail import Mailer
 from tagtrack.core.security import hash_password_off_loop, new_token, password_problem, token_hash
 from tagtrack.core.signing import sign, signature_valid
+from tagtrack.mail.service import Outbox
 from tagtrack.models import PasswordReset, User
 from tagtrack.models.base import utcnow
 from tagtrack.passwords.repository import PasswordResetRepository
@@ -55,18 +55,21 @@ class PasswordResetService:
         self,
         repository: PasswordResetRepository,
         users: UserRepository,
-        mailer: Mailer,
+        outbox: Outbox,
         settings: Settings,
     ) -> None:
         self.repository = repository
         self.users = users
-        self.mailer = mailer
+        self.outbox = outbox
         self.settings = settings
 
     @classmethod
     def build(cls, session: AsyncSession, settings: Settings) -> "PasswordResetService":
         return cls(
-            PasswordResetRepository(session), UserRepository(session), Mailer(settings), settings
+            PasswordResetRepository(session),
+            UserRepository(session),
+            Outbox(session, settings),
+            settings,
         )
 
     def _link(self, token: str) -> str:
@@ -86,7 +89,9 @@ class PasswordResetService:
                 expires_at=now + TOKEN_LIFETIME,
             )
         )
-        await self.mailer.send(
+        # The user's organisation's outbox, in the transaction that keeps the token.
+        await self.outbox.queue(
+            user.org_id,
             [user.username],
             "Reset your TagTrack password",
             f"Hello {user.name},\n\n{reason}\n\nChoose a new password here (the link works for "

@@ -3,9 +3,9 @@
 The rules are CPU work in Python; run in the serving process's event loop they hold up
 every request while a batch is applied. `tagtrack serve` therefore starts one processing
 child (`python -m tagtrack.processing`) and keeps its own core for HTTP. The child gets
-the settings and database URL as the first line on its stdin; every later byte on that pipe
-wakes it (ingest calls `notify` after committing reads), and end of file, which the kernel
-gives when the parent dies however it dies, stops it. Several processes stay safe as they
+the settings and database URL as the first line on its stdin, and end of file on that pipe,
+which the kernel gives when the parent dies however it dies, stops it. It is woken like
+every worker, by the NOTIFY of the ingest transaction. Several processes stay safe as they
 always were: each organisation's batches run under its advisory lock.
 """
 
@@ -20,11 +20,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import orjson
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.logging import configure_logging
+from tagtrack.core.wakeups import READS_CHANNEL, Wakeups, listening
 from tagtrack.processing.worker import ProcessingWorker
 
 log = logging.getLogger("tagtrack.processing")
@@ -56,9 +56,6 @@ class ProcessingProcess:
         }
         self.process.stdin.write(orjson.dumps(first) + b"\n")
         self.process.stdin.flush()
-        # Wake-ups must never block a request: when the pipe is full the child has
-        # plenty of them waiting already.
-        os.set_blocking(self.process.stdin.fileno(), False)
 
     async def ready(self) -> None:
         """Wait until the child has started (imports take seconds on a busy machine), so
@@ -72,13 +69,6 @@ class ProcessingProcess:
         process.stdout.close()
         if line.strip() != READY:
             log.warning("processing process %s did not report ready", process.pid)
-
-    def notify(self) -> None:
-        """Ingest calls this after committing reads, so they are processed at once."""
-        if self.process is None or self.process.stdin is None:
-            return
-        with contextlib.suppress(BlockingIOError, BrokenPipeError, ValueError):
-            os.write(self.process.stdin.fileno(), b"\n")
 
     async def stop(self) -> None:
         process = self.process
@@ -140,26 +130,40 @@ async def processing_process(
 
 
 async def run_worker(
-    sessionmaker: async_sessionmaker[AsyncSession],
+    database_url: str,
     settings: Settings,
-    wake: asyncio.StreamReader | None,
+    lifeline: asyncio.StreamReader | None,
 ) -> None:
     """The worker loop until stdin ends (the parent is gone) or SIGTERM/SIGINT arrives."""
-    worker = ProcessingWorker(sessionmaker, settings)
+    engine = create_engine(database_url)
+    try:
+        wakeups = Wakeups()
+        worker = ProcessingWorker(
+            create_sessionmaker(engine), settings, wakeups.event(READS_CHANNEL)
+        )
+        async with listening(wakeups, database_url):
+            await _run_until_stopped(worker, lifeline)
+    finally:
+        await engine.dispose()
+
+
+async def _run_until_stopped(
+    worker: ProcessingWorker, lifeline: asyncio.StreamReader | None
+) -> None:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
 
-    async def woken() -> None:
-        assert wake is not None
-        while await wake.read(4096):
-            worker.notify()
+    async def parent_gone() -> None:
+        assert lifeline is not None
+        while await lifeline.read(4096):
+            pass
         stop.set()
 
     tasks = [asyncio.create_task(worker.run(), name="processing")]
-    if wake is not None:
-        tasks.append(asyncio.create_task(woken(), name="wake"))
+    if lifeline is not None:
+        tasks.append(asyncio.create_task(parent_gone(), name="lifeline"))
     stopping = asyncio.create_task(stop.wait())
     await asyncio.wait([stopping, tasks[0]], return_when=asyncio.FIRST_COMPLETED)
     for task in [*tasks, stopping]:
@@ -184,20 +188,12 @@ async def child_main() -> None:
     given = orjson.loads(first)
     settings = Settings.model_validate(given["settings"])
     configure_logging(settings.log_json)
-    engine = create_engine(given["database_url"])
     # Ready: say so once on stdout, which is then left to /dev/null.
     os.write(1, READY + b"\n")
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-    try:
-        await run_worker(create_sessionmaker(engine), settings, reader)
-    finally:
-        await engine.dispose()
+    await run_worker(given["database_url"], settings, reader)
 
 
 async def foreground(database_url: str, settings: Settings) -> None:
     """`tagtrack process`: a worker of its own, with no HTTP, until SIGTERM or SIGINT."""
-    engine = create_engine(database_url)
-    try:
-        await run_worker(create_sessionmaker(engine), settings, None)
-    finally:
-        await engine.dispose()
+    await run_worker(database_url, settings, None)

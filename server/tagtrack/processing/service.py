@@ -16,8 +16,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.config import Settings
 from tagtrack.core.ids import UNKNOWN_THING_ID, new_id
-from tagtrack.core.mail import Mailer
 from tagtrack.live.repository import LiveRepository
+from tagtrack.mail.service import Outbox
 from tagtrack.models import Endpoint, LocationTag, PendingRead, TrackingException, Zone, ZoneGate
 from tagtrack.models.base import utcnow
 from tagtrack.processing.repository import (
@@ -71,8 +71,9 @@ class Placement:
 
 @dataclass
 class Alert:
-    """A dwell exception to mail once it is committed."""
+    """A dwell exception's mail, queued in the outbox with the exception."""
 
+    org_id: str
     to: list[str]
     subject: str
     text: str
@@ -583,6 +584,7 @@ class ProcessingService:
             if zone.emails:
                 outcome.alerts.append(
                     Alert(
+                        org_id=visit.org_id,
                         to=list(zone.emails),
                         subject=f"TagTrack: {name} in {zone.name} too long",
                         text=(
@@ -592,6 +594,9 @@ class ProcessingService:
                         ),
                     )
                 )
+        outbox = Outbox(self.session, self.settings)
+        for alert in outcome.alerts:
+            await outbox.queue(alert.org_id, alert.to, alert.subject, alert.text)
         return outcome
 
     async def purge(self, now: datetime) -> None:
@@ -599,11 +604,3 @@ class ProcessingService:
             raw_before=now - timedelta(days=self.settings.raw_payload_days),
             batches_before=now - timedelta(days=7),
         )
-
-
-async def send_alerts(mailer: Mailer, alerts: Sequence[Alert]) -> None:
-    for alert in alerts:
-        try:
-            await mailer.send(alert.to, alert.subject, alert.text)
-        except Exception:  # the exception is recorded; a mail server outage must not undo it
-            log.exception("dwell alert mail to %s failed", alert.to)

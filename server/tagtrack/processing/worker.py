@@ -1,6 +1,8 @@
 """The background worker: drains acknowledged reads and runs the periodic sweeps.
 
 Every process runs one; organisation advisory locks keep them out of each other's way.
+Ingest sends one NOTIFY in the transaction that queues reads; PostgreSQL delivers it at
+commit to every process's listener, which wakes its worker.
 """
 
 import asyncio
@@ -15,16 +17,19 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
-from tagtrack.core.mail import Mailer
 from tagtrack.core.partitions import ensure_partitions_logged
 from tagtrack.core.retention import RetentionOutcome, apply_retention
+from tagtrack.core.wakeups import READS_CHANNEL, Wakeups
 from tagtrack.models.base import utcnow
 from tagtrack.processing.repository import ProcessingRepository
-from tagtrack.processing.service import Outcome, ProcessingService, is_data_error, send_alerts
+from tagtrack.processing.service import Outcome, ProcessingService, is_data_error
 
 log = logging.getLogger("tagtrack.processing")
 
-IDLE_POLL_SECONDS = 1.0
+# Without a notice (one missed while the listener reconnected), reads wait this long at most.
+SAFETY_SECONDS = 60.0
+# After a failure (the database away), processing is tried again this soon.
+RETRY_SECONDS = 1.0
 # History partitions ahead of time, and retention, from the sweep now and then.
 PARTITIONS_INTERVAL_SECONDS = 600
 RETENTION_INTERVAL_SECONDS = 6 * 3600
@@ -33,17 +38,17 @@ ISOLATE_READS = 200
 
 
 class ProcessingWorker:
-    def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings) -> None:
+    def __init__(
+        self,
+        sessionmaker: async_sessionmaker[AsyncSession],
+        settings: Settings,
+        wake: asyncio.Event | None = None,
+    ) -> None:
         self.sessionmaker = sessionmaker
         self.settings = settings
-        self.mailer = Mailer(settings)
-        self.wake = asyncio.Event()
+        self.wake = wake or asyncio.Event()
         self.next_partitions = 0.0
         self.next_retention = 0.0
-
-    def notify(self) -> None:
-        """Ingest calls this after committing reads, so they are processed at once."""
-        self.wake.set()
 
     async def drain(self) -> int:
         """Process every pending read this worker can lock; the count processed."""
@@ -94,9 +99,8 @@ class ProcessingWorker:
         now = utcnow()
         async with self.sessionmaker() as session, session.begin():
             service = ProcessingService(session, self.settings)
-            outcome = await service.sweep(now)
+            await service.sweep(now)
             await service.purge(now)
-        await send_alerts(self.mailer, outcome.alerts)
         await self.history(now)
 
     async def history(self, now: datetime) -> None:
@@ -117,6 +121,8 @@ class ProcessingWorker:
     async def run(self) -> None:
         last_sweep = 0.0
         while True:
+            self.wake.clear()
+            wait = SAFETY_SECONDS
             try:
                 await self.drain()
                 if time.monotonic() - last_sweep >= self.settings.sweep_interval_seconds:
@@ -124,16 +130,18 @@ class ProcessingWorker:
                     last_sweep = time.monotonic()
             except Exception:  # keep processing after a bad batch or a database restart
                 log.exception("processing failed; retrying")
+                wait = RETRY_SECONDS
+            next_sweep = last_sweep + self.settings.sweep_interval_seconds - time.monotonic()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), IDLE_POLL_SECONDS)
-            self.wake.clear()
+                await asyncio.wait_for(self.wake.wait(), max(0, min(wait, next_sweep)))
 
 
 @asynccontextmanager
 async def processing_worker(
-    sessionmaker: async_sessionmaker[AsyncSession], settings: Settings
+    sessionmaker: async_sessionmaker[AsyncSession], settings: Settings, wakeups: Wakeups
 ) -> AsyncIterator[ProcessingWorker]:
-    worker = ProcessingWorker(sessionmaker, settings)
+    """The worker in this process's event loop, woken through the process's listener."""
+    worker = ProcessingWorker(sessionmaker, settings, wakeups.event(READS_CHANNEL))
     task = asyncio.create_task(worker.run(), name="processing") if settings.processing else None
     try:
         yield worker

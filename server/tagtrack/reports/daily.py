@@ -3,8 +3,10 @@ cycle and the report mail.
 
 Every process runs this scheduler. A job claims its site and local day by inserting a
 unique row in the job's transaction; a second process's claim waits on that row and then
-finds it taken, so each job runs once however many processes run. A job that fails (a mail
-server away) rolls its claim back and is tried again at the next tick of the same day.
+finds it taken, so each job runs once however many processes run. A job that fails rolls
+its claim back and is tried again at the next tick of the same day. The report mail is
+queued in the outbox in the claim's transaction; the outbox sender delivers it, retrying
+while the mail server is away.
 """
 
 import asyncio
@@ -18,8 +20,9 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
-from tagtrack.core.mail import Attachment, Mailer
+from tagtrack.core.mail import Attachment
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
+from tagtrack.mail.service import Outbox
 from tagtrack.models import Site, TrackingException
 from tagtrack.models.base import utcnow
 from tagtrack.reports.repository import DailyRepository, ReportRepository
@@ -88,7 +91,7 @@ MESSAGES = {
 class DailyJobs:
     def __init__(self, sessionmaker: async_sessionmaker[AsyncSession], settings: Settings) -> None:
         self.sessionmaker = sessionmaker
-        self.mailer = Mailer(settings)
+        self.settings = settings
         self.tick_seconds = settings.daily_tick_seconds
 
     async def run_due(self, now: datetime, org_id: str | None = None) -> None:
@@ -141,8 +144,9 @@ class DailyJobs:
             since = daily_time_on(day - timedelta(days=1), site.report_daily_time, site.timezone)
             attachments = await self._attachments(ReportRepository(session), site, since, due)
             counts = await daily.exception_counts(site, since, due)
-            # Sent inside the claim's transaction: a failed send undoes the claim.
-            await self.mailer.send(
+            # Queued with the claim: the report is mailed once, whenever the server takes it.
+            await Outbox(session, self.settings).queue(
+                site.org_id,
                 list(site.report_emails),
                 f"TagTrack daily report: {site.name}, {day.isoformat()}",
                 self._text(site, day, counts, [a.filename for a in attachments]),

@@ -453,7 +453,8 @@ export interface paths {
          *     password.changed, user.created, user.updated, user.deleted, user.reset.sent,
          *     apikey.created, apikey.deleted, ssosettings.updated, organization.created,
          *     organization.updated, organization.deleted, orgsettings.updated, site.created,
-         *     site.updated, site.deleted, sitesettings.updated, and `<feature>.exported` for exports.
+         *     site.updated, site.deleted, sitesettings.updated, `<feature>.exported` for exports, and
+         *     mail.failed, mail.given_up for mail the server could not deliver yet or at all.
          *     Entries carry actor, organisation, time and client; never a password, token or secret.
          */
         get: operations["list_audit_log_api_auditlog_get"];
