@@ -9,7 +9,6 @@ is delivered again when it comes back. A batch id makes such a second delivery c
 
 import asyncio
 import contextlib
-import logging
 import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -22,9 +21,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, Overloaded
+from tagtrack.core.logging import get_logger
+from tagtrack.core.metrics import MQTT_CONNECTED, MQTT_MESSAGES
 from tagtrack.ingest.service import RETRY_AFTER_SECONDS, Admission, IngestService
 
-log = logging.getLogger("tagtrack.mqtt")
+log = get_logger("tagtrack.mqtt")
 
 TOPIC_ROOT = "tagtrack"
 KINDS = ("reads", "status")
@@ -53,12 +54,24 @@ class MqttSubscriber:
         self.admission = admission
         self.wake = wake
         self.url = urlparse(settings.mqtt_url)
+        self.broker = f"{self.url.hostname or '127.0.0.1'}:{self.url.port or 1883}"
         self.connected = asyncio.Event()
+        self.last_error = ""
+        self.up = MQTT_CONNECTED.labels(self.broker)
+        self.up.set(0)
+
+    def failure(self) -> str | None:
+        """Why the subscriber is not connected, or None when it is (readiness)."""
+        if self.connected.is_set():
+            return None
+        why = f": {self.last_error}" if self.last_error else ""
+        return f"not connected to the MQTT broker {self.broker}{why}"
 
     async def handle(self, topic: str, payload: bytes) -> None:
         parts = topic.split("/")
         if len(parts) != 3 or parts[0] != TOPIC_ROOT or parts[2] not in KINDS:
-            log.warning("ignored message on unexpected topic %s", topic)
+            log.warning("ignored message on unexpected topic", topic=topic)
+            MQTT_MESSAGES.labels("other", "ignored").inc()
             return
         endpoint_id, kind = parts[1], parts[2]
         while True:
@@ -75,13 +88,15 @@ class MqttSubscriber:
                 await asyncio.sleep(RETRY_AFTER_SECONDS)
                 continue
             except AppError as exc:
-                log.warning("refused message on %s: %s", topic, exc.message)
+                log.warning("refused message", topic=topic, reason=exc.message)
+                MQTT_MESSAGES.labels(kind, "rejected").inc()
                 return
             except Exception:  # the database is away: keep the message and try again
-                log.exception("message on %s not stored; retrying", topic)
+                log.exception("message not stored; retrying", topic=topic)
                 await asyncio.sleep(RECONNECT_SECONDS)
                 continue
             break
+        MQTT_MESSAGES.labels(kind, "stored").inc()
         self.wake()
 
     async def run(self) -> None:
@@ -107,7 +122,9 @@ class MqttSubscriber:
                 async with client:
                     await client.subscribe([(topic, 1) for topic in topics])
                     self.connected.set()
-                    log.info("subscribed to %s on %s as %s", topics, self.url.hostname, identifier)
+                    self.last_error = ""
+                    self.up.set(1)
+                    log.info("subscribed", topics=topics, broker=self.broker, client_id=identifier)
                     async for message in client.messages:
                         payload = message.payload
                         if isinstance(payload, str):
@@ -118,7 +135,11 @@ class MqttSubscriber:
                             client._client.ack(message.mid, message.qos)
             except aiomqtt.MqttError as exc:
                 self.connected.clear()
-                log.warning("MQTT connection lost (%s); reconnecting", exc)
+                self.last_error = str(exc)
+                self.up.set(0)
+                log.warning(
+                    "MQTT connection lost; reconnecting", broker=self.broker, error=str(exc)
+                )
                 await asyncio.sleep(RECONNECT_SECONDS)
 
 
@@ -140,3 +161,4 @@ async def mqtt_subscriber(
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+        subscriber.up.set(0)

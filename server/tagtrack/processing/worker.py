@@ -5,7 +5,6 @@ Every process runs one; organisation advisory locks keep them out of each other'
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,14 +14,16 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
+from tagtrack.core.logging import get_logger
 from tagtrack.core.mail import Mailer
+from tagtrack.core.metrics import BATCH_READS, BATCH_SECONDS
 from tagtrack.core.partitions import ensure_partitions_logged
 from tagtrack.core.retention import RetentionOutcome, apply_retention
 from tagtrack.models.base import utcnow
 from tagtrack.processing.repository import ProcessingRepository
 from tagtrack.processing.service import Outcome, ProcessingService, is_data_error, send_alerts
 
-log = logging.getLogger("tagtrack.processing")
+log = get_logger("tagtrack.processing")
 
 IDLE_POLL_SECONDS = 1.0
 # History partitions ahead of time, and retention, from the sweep now and then.
@@ -40,6 +41,15 @@ class ProcessingWorker:
         self.wake = asyncio.Event()
         self.next_partitions = 0.0
         self.next_retention = 0.0
+        self.task: asyncio.Task[None] | None = None
+
+    def failure(self) -> str | None:
+        """Why processing is not running in this process, or None (readiness)."""
+        if self.task is None:
+            return "the processing loop was not started"
+        if self.task.done():
+            return "the processing loop stopped"
+        return None
 
     def notify(self) -> None:
         """Ingest calls this after committing reads, so they are processed at once."""
@@ -53,10 +63,14 @@ class ProcessingWorker:
                 orgs = await ProcessingRepository(session).orgs_with_pending()
             progressed = 0
             for org_id in orgs:
+                started = time.perf_counter()
                 try:
                     async with self.sessionmaker() as session, session.begin():
                         service = ProcessingService(session, self.settings)
                         outcome = await service.process_pending(org_id)
+                    if outcome.processed:
+                        BATCH_READS.observe(outcome.processed)
+                        BATCH_SECONDS.observe(time.perf_counter() - started)
                 except DBAPIError as exc:
                     if not is_data_error(exc):
                         raise  # the database is away: retry the whole batch later
@@ -134,7 +148,9 @@ async def processing_worker(
     sessionmaker: async_sessionmaker[AsyncSession], settings: Settings
 ) -> AsyncIterator[ProcessingWorker]:
     worker = ProcessingWorker(sessionmaker, settings)
-    task = asyncio.create_task(worker.run(), name="processing") if settings.processing else None
+    if settings.processing:
+        worker.task = asyncio.create_task(worker.run(), name="processing")
+    task = worker.task
     try:
         yield worker
     finally:
