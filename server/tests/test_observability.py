@@ -63,7 +63,11 @@ def server() -> Iterator[Server]:
                 f"{served.url}/api/ingest/config", headers={"Authorization": f"Bearer {key}"}
             )
             assert config.status_code == 200, config.text
+            folder = metrics_folder(served)
+            assert folder.is_dir()
             yield Server(served, broker, admin, key, config.json()["_id"])
+        # The run's metrics directory goes when the server stops.
+        assert not folder.exists()
 
 
 def reader_key_of(url: str, admin: dict[str, str]) -> str:
@@ -130,6 +134,17 @@ def child_of(pid: int) -> int:
     raise AssertionError("the server has no processing child")
 
 
+def metrics_folder(served: Served) -> Path:
+    """The run's own metrics directory, which the server hands down to its child."""
+    child = child_of(served.process.pid)
+    environ = dict(
+        line.split("=", 1)
+        for line in Path(f"/proc/{child}/environ").read_text().split("\0")
+        if "=" in line
+    )
+    return Path(environ["PROMETHEUS_MULTIPROC_DIR"])
+
+
 def reads(count: int) -> bytes:
     return orjson.dumps({"reads": [{"tag": epc(), "antenna": 1} for _ in range(count)]})
 
@@ -155,14 +170,6 @@ def test_metrics_add_up_the_server_and_its_processing_child(server: Server) -> N
     url = server.served.url
     wait_ready(url)  # subscribed to the broker: messages published now are delivered
     child = child_of(server.served.process.pid)
-    environ = dict(
-        line.split("=", 1)
-        for line in Path(f"/proc/{child}/environ").read_text().split("\0")
-        if "=" in line
-    )
-    # The run's own metrics directory, shared with the child.
-    folder = Path(environ["PROMETHEUS_MULTIPROC_DIR"])
-    assert folder.is_dir()
 
     # Processing held still: reads wait, the backlog passes the limit, ingest refuses.
     os.kill(child, signal.SIGSTOP)
