@@ -4,8 +4,12 @@ import, openapi."""
 import asyncio
 import contextlib
 import json
+import os
+import shutil
 import signal
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Annotated
@@ -14,6 +18,7 @@ import typer
 
 from tagtrack.core.config import Settings, get_settings
 from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
+from tagtrack.core.logging import configure_logging
 from tagtrack.core.migrate import upgrade
 
 # Longer than the idle timeout of clients and of load balancers in front (often 60 s), so
@@ -22,6 +27,28 @@ from tagtrack.core.migrate import upgrade
 KEEP_ALIVE_SECONDS = 75
 
 app = typer.Typer(help="TagTrack server", no_args_is_help=True)
+
+
+@app.callback()
+def _logging() -> None:
+    configure_logging(get_settings().log_json)
+
+
+@contextlib.contextmanager
+def _metrics_directory() -> Iterator[None]:
+    """A directory of this run's own where the server and its processing child write their
+    metrics, so that /metrics adds up both (prometheus_client reads the variable when it is
+    first imported: this comes before). Removed when the server stops."""
+    if "prometheus_client" in sys.modules:  # too late: this process's own metrics only
+        yield
+        return
+    folder = tempfile.mkdtemp(prefix="tagtrack-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder
+    try:
+        yield
+    finally:
+        os.environ.pop("PROMETHEUS_MULTIPROC_DIR", None)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _database(settings: Settings) -> str:
@@ -78,6 +105,11 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Port (default TAGTRACK_PORT or 8000)")] = None,
 ) -> None:
     """Migrate, create the first organisation if needed, and serve API and console."""
+    with _metrics_directory():
+        _serve(demo, host, port)
+
+
+def _serve(demo: bool, host: str | None, port: int | None) -> None:
     import uvicorn
     from uvicorn.config import STARTUP_FAILURE
 

@@ -20,7 +20,8 @@ from tagtrack.core.db import create_engine, create_sessionmaker, resolve_databas
 from tagtrack.core.errors import NotFound, install_error_handlers
 from tagtrack.core.housekeeping import housekeeping
 from tagtrack.core.limits import BodySizeLimit
-from tagtrack.core.logging import configure_logging, observe_request
+from tagtrack.core.logging import RequestId, configure_logging
+from tagtrack.core.metrics import observe_request
 from tagtrack.core.partitions import ensure_partitions_logged
 from tagtrack.core.signing import load_install_secret
 from tagtrack.core.static import HashedAssets
@@ -208,6 +209,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     app.add_middleware(SameOriginWrites)
     # Outermost, so refusals by the middlewares above carry the headers too.
     app.add_middleware(SecurityHeaders, trusted_proxies=settings.trusted_proxies)
+    app.add_middleware(RequestId)
     app.include_router(api_router())
     app.include_router(probes)
     _mount_console(app, settings.web_dist)

@@ -1,6 +1,5 @@
 """Database engine, the embedded server and the per-request session."""
 
-import logging
 import os
 import tempfile
 from collections.abc import AsyncIterator
@@ -16,7 +15,9 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-log = logging.getLogger("tagtrack.db")
+from tagtrack.core.logging import get_logger
+
+log = get_logger("tagtrack.db")
 
 EMBEDDED_DATABASE = "tagtrack"
 
@@ -64,7 +65,7 @@ def sync_url(url: str) -> str:
 def resolve_database_url(configured: str, data_dir: Path) -> str:
     if configured:
         return async_url(configured)
-    log.info("no database configured, starting the embedded PostgreSQL in %s", data_dir)
+    log.info("no database configured, starting the embedded PostgreSQL", data_dir=str(data_dir))
     return async_url(start_embedded_postgres(data_dir))
 
 

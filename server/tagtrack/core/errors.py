@@ -1,6 +1,5 @@
 """Typed errors; every failure answers {"reason", "message"}."""
 
-import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -10,9 +9,10 @@ from pydantic import BaseModel
 from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from tagtrack.core.logging import REQUEST_ID_HEADER, current_request_id, get_logger
 from tagtrack.core.web_security import API_CSP, COMMON_HEADERS
 
-log = logging.getLogger("tagtrack.errors")
+log = get_logger("tagtrack.errors")
 
 
 class ErrorBody(BaseModel):
@@ -153,6 +153,9 @@ def _internal(exc: Exception) -> JSONResponse:
     log.exception("unhandled error", exc_info=exc)
     # Sent past every middleware, so it carries the API's security headers itself.
     headers = {**COMMON_HEADERS, "Content-Security-Policy": API_CSP, "Cache-Control": "no-store"}
+    request_id = current_request_id()
+    if request_id is not None:
+        headers[REQUEST_ID_HEADER] = request_id
     return JSONResponse(
         _body("internal", "Internal server error"), status_code=500, headers=headers
     )

@@ -2,7 +2,6 @@
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -10,10 +9,11 @@ from datetime import timedelta
 from sqlalchemy import and_, delete, or_
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.core.logging import get_logger
 from tagtrack.models import LoginFailure, SsoLogin, UserSession
 from tagtrack.models.base import utcnow
 
-log = logging.getLogger("tagtrack.housekeeping")
+log = get_logger("tagtrack.housekeeping")
 
 INTERVAL_SECONDS = 600
 FAILURE_RETENTION = timedelta(hours=1)

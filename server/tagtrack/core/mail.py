@@ -1,7 +1,6 @@
 """Outgoing mail: SMTP when TAGTRACK_SMTP_URL is set, else .eml files in the data dir."""
 
 import asyncio
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -12,8 +11,9 @@ from urllib.parse import parse_qs, unquote, urlparse
 import aiosmtplib
 
 from tagtrack.core.config import Settings
+from tagtrack.core.logging import get_logger
 
-log = logging.getLogger("tagtrack.mail")
+log = get_logger("tagtrack.mail")
 
 DEFAULT_SENDER = "TagTrack <no-reply@tagtrack.example.com>"
 
@@ -72,4 +72,4 @@ class Mailer:
         folder.mkdir(parents=True, exist_ok=True)
         name = str(message["Message-ID"]).strip("<>").replace("@", "_")
         (folder / f"{name}.eml").write_bytes(bytes(message))
-        log.info("mail written to %s (no SMTP server configured)", folder)
+        log.info("mail written to a folder (no SMTP server configured)", folder=str(folder))

@@ -7,7 +7,6 @@ periodic sweep. A month that has rows in DEFAULT gets its partition with those r
 in: PostgreSQL refuses to attach a partition whose range DEFAULT still holds rows of.
 """
 
-import logging
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -15,7 +14,9 @@ from datetime import UTC, datetime
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
-log = logging.getLogger("tagtrack.partitions")
+from tagtrack.core.logging import get_logger
+
+log = get_logger("tagtrack.partitions")
 
 # Partitioned table -> its partition key.
 HISTORY_TABLES = {"events": "time", "zone_durations": "time_start"}
@@ -123,9 +124,9 @@ async def create_partition(session: AsyncSession, table: str, start: datetime) -
     )
     count = getattr(moved, "rowcount", 0)
     if count:
-        log.info("created partition %s with %d rows moved from %s_default", name, count, table)
+        log.info("created partition", partition=name, rows_moved=count, source=f"{table}_default")
     else:
-        log.info("created partition %s", name)
+        log.info("created partition", partition=name)
 
 
 async def ensure_partitions(

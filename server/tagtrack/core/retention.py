@@ -8,7 +8,6 @@ removed. Each step is its own short transaction under an advisory lock, so proce
 the job at once take turns, and a long backlog is worked off over several runs.
 """
 
-import logging
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -16,10 +15,11 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.core.logging import get_logger
 from tagtrack.core.partitions import HISTORY_TABLES, LOCK_TIMEOUT, Partition, partitions
 from tagtrack.models import Organization
 
-log = logging.getLogger("tagtrack.retention")
+log = get_logger("tagtrack.retention")
 
 RETENTION_LOCK = 7_345_004
 BATCH = 5000
@@ -159,10 +159,12 @@ async def _drop_partitions(
                 )
         outcome.dropped.append(partition.name)
         log.info(
-            "dropped partition %s (%s to %s) of organisations %s",
-            partition.name, partition.start.date(), partition.end.date(),
-            ", ".join(sorted(owners)) or "none",
-        )  # fmt: skip
+            "dropped partition",
+            partition=partition.name,
+            start=str(partition.start.date()),
+            end=str(partition.end.date()),
+            organisations=sorted(owners),
+        )
 
 
 async def _delete_old_rows(
@@ -227,7 +229,10 @@ async def apply_retention(
     finally:
         for (table, org_id), count in sorted(outcome.deleted.items()):
             log.info(
-                "deleted %d rows of %s older than %d days of organisation %s",
-                count, table, retention[org_id], org_id,
-            )  # fmt: skip
+                "deleted old rows",
+                table=table,
+                rows=count,
+                older_than_days=retention[org_id],
+                org=org_id,
+            )
     return outcome

@@ -6,7 +6,6 @@ except one per site that plays an unplugged reader, so the dashboard shows one s
 """
 
 import asyncio
-import logging
 import random
 from collections.abc import AsyncIterator, Collection
 from contextlib import asynccontextmanager, suppress
@@ -16,10 +15,11 @@ from datetime import timedelta
 import httpx
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.core.logging import get_logger
 from tagtrack.demo.repository import DemoRepository
 from tagtrack.models.base import utcnow
 
-log = logging.getLogger("tagtrack.simulator")
+log = get_logger("tagtrack.simulator")
 
 HEARTBEAT_EVERY_TICKS = 15
 
@@ -110,7 +110,7 @@ class Simulator:
         if response.status_code == 429:
             await asyncio.sleep(float(response.headers.get("Retry-After", "5")))
         elif response.status_code >= 400:
-            log.warning("simulated %s refused: %s", path, response.text[:200])
+            log.warning("simulated request refused", path=path, answer=response.text[:200])
 
     async def tick(self, client: httpx.AsyncClient, count: int) -> None:
         for floor in self.floors.values():
@@ -179,13 +179,13 @@ class Simulator:
         async with httpx.AsyncClient(timeout=30, transport=transport) as client:
             await self._wait_for_server(client)
             await self.load()
-            log.info("simulating readers on %d site(s)", len(self.floors))
+            log.info("simulating readers", sites=len(self.floors))
             count = 0
             while ticks is None or count < ticks:
                 try:
                     await self.tick(client, count)
                 except httpx.HTTPError as exc:
-                    log.warning("simulator could not reach the server: %s", exc)
+                    log.warning("simulator could not reach the server", error=str(exc))
                 count += 1
                 if count % 30 == 0:
                     await self.load()  # pick up readers and things added meanwhile

@@ -1,4 +1,3 @@
-import logging
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 
@@ -10,6 +9,7 @@ from tagtrack.auth.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.core.ids import is_id, new_id
+from tagtrack.core.logging import get_logger
 from tagtrack.images.exports import Entry, csv_stream, zip_stream
 from tagtrack.images.processing import (
     MAX_UPLOAD_BYTES,
@@ -39,7 +39,7 @@ from tagtrack.models import Image
 from tagtrack.models.base import utcnow
 from tagtrack.models.image import THINGS_CATEGORY
 
-log = logging.getLogger("tagtrack.images")
+log = get_logger("tagtrack.images")
 
 # Ids travel in the path: 500 of them keep the request line well under servers' limits.
 MAX_SELECTION = 500
@@ -294,7 +294,7 @@ class ImageService:
         try:
             length = await self.storage.size(key)
         except FileNotFoundError as exc:
-            log.error("image %s has no stored %s", image.id, variant)
+            log.error("image file missing", image=image.id, variant=variant)
             raise NotFound("The image file is missing") from exc
         if variant == "original":
             content_type, name = image.content_type, f"{image.id}.{image.format}"
@@ -382,7 +382,7 @@ class ImageService:
                 try:
                     await self.storage.size(key)
                 except FileNotFoundError:
-                    log.error("image %s has no stored original; left out of the zip", image.id)
+                    log.error("image original missing; left out of the zip", image=image.id)
                     continue
                 originals = self.storage.read(key, EXPORT_CHUNK)
                 yield f"{image.id}.{image.format}", image.time_created, originals

@@ -11,7 +11,6 @@ over TLS (port 8883 by default) with the configured CA and optional client certi
 
 import asyncio
 import contextlib
-import logging
 import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,9 +26,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, Overloaded
+from tagtrack.core.logging import get_logger
+from tagtrack.core.metrics import MQTT_CONNECTED, MQTT_MESSAGES
 from tagtrack.ingest.service import RETRY_AFTER_SECONDS, Admission, IngestService
 
-log = logging.getLogger("tagtrack.mqtt")
+log = get_logger("tagtrack.mqtt")
 
 TOPIC_ROOT = "tagtrack"
 KINDS = ("reads", "status")
@@ -62,11 +63,20 @@ class MqttSubscriber:
         self.connected = asyncio.Event()
         # Why the last connection failed or ended ("" while connected).
         self.problem = "not connected yet"
+        self.up = MQTT_CONNECTED.labels(self.address)
+        self.up.set(0)
+
+    def failure(self) -> str | None:
+        """Why the subscriber is not connected, or None when it is (readiness)."""
+        if self.connected.is_set():
+            return None
+        return f"not connected to the MQTT broker {self.address}: {self.problem}"
 
     async def handle(self, topic: str, payload: bytes) -> None:
         parts = topic.split("/")
         if len(parts) != 3 or parts[0] != TOPIC_ROOT or parts[2] not in KINDS:
-            log.warning("ignored message on unexpected topic %s", topic)
+            log.warning("ignored message on unexpected topic", topic=topic)
+            MQTT_MESSAGES.labels("other", "ignored").inc()
             return
         endpoint_id, kind = parts[1], parts[2]
         while True:
@@ -83,13 +93,15 @@ class MqttSubscriber:
                 await asyncio.sleep(RETRY_AFTER_SECONDS)
                 continue
             except AppError as exc:
-                log.warning("refused message on %s: %s", topic, exc.message)
+                log.warning("refused message", topic=topic, reason=exc.message)
+                MQTT_MESSAGES.labels(kind, "rejected").inc()
                 return
             except Exception:  # the database is away: keep the message and try again
-                log.exception("message on %s not stored; retrying", topic)
+                log.exception("message not stored; retrying", topic=topic)
                 await asyncio.sleep(RECONNECT_SECONDS)
                 continue
             break
+        MQTT_MESSAGES.labels(kind, "stored").inc()
 
     def _client(self) -> mqtt.Client:
         """A paho client that acknowledges a message only when told (after its commit)."""
@@ -122,7 +134,8 @@ class MqttSubscriber:
                 problem = str(exc) or type(exc).__name__
             self.connected.clear()
             self.problem = problem
-            log.warning("MQTT connection to %s: %s; reconnecting", self.address, problem)
+            self.up.set(0)
+            log.warning("MQTT connection lost; reconnecting", broker=self.address, error=problem)
             await asyncio.sleep(RECONNECT_SECONDS)
 
     async def _session(self) -> None:
@@ -164,7 +177,10 @@ class MqttSubscriber:
             client.subscribe([(topic, SubscribeOptions(qos=1)) for topic in topics])
             self.connected.set()
             self.problem = ""
-            log.info("subscribed to %s on %s as %s", topics, self.address, client_id(self.settings))
+            self.up.set(1)
+            log.info(
+                "subscribed", topics=topics, broker=self.address, client_id=client_id(self.settings)
+            )
             while (message := await messages.get()) is not None:
                 await self.handle(message.topic, bytes(message.payload))
                 if message.qos > 0:
@@ -191,3 +207,4 @@ async def mqtt_subscriber(
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+        subscriber.up.set(0)

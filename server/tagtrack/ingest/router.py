@@ -48,10 +48,15 @@ def ingest_service(request: Request, session: DbSession) -> IngestService:
 Ingest = Annotated[IngestService, Depends(ingest_service)]
 
 
-async def admitted(request: Request) -> AsyncIterator[None]:
-    admission: Admission = request.app.state.admission
-    async with admission.slot():
-        yield
+def admitted(channel: str) -> Any:
+    """A dependency holding one of the process's ingest slots while the request runs."""
+
+    async def slot(request: Request) -> AsyncIterator[None]:
+        admission: Admission = request.app.state.admission
+        async with admission.slot(channel):
+            yield
+
+    return Depends(slot)
 
 
 async def reader_endpoint(request: Request, service: Ingest) -> Endpoint:
@@ -68,7 +73,7 @@ Reader = Annotated[Endpoint, Depends(reader_endpoint)]
     response_model=Accepted,
     responses=RESPONSES,
     openapi_extra=READS_BODY,
-    dependencies=[Depends(admitted)],
+    dependencies=[admitted("http")],
 )
 async def post_reads(request: Request, endpoint: Reader, service: Ingest) -> Accepted:
     """Queue a reader's reads; 202 only once they are committed. A repeated batchId counts once."""
@@ -103,7 +108,7 @@ USER_READS_BODY: dict[str, Any] = {
     response_model=Accepted,
     responses=RESPONSES,
     openapi_extra=USER_READS_BODY,
-    dependencies=[Depends(admitted)],
+    dependencies=[admitted("user")],
 )
 async def post_user_reads(
     request: Request,

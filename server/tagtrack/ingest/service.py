@@ -13,6 +13,7 @@ from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import BadRequest, NotFound, Overloaded, Unauthorized
 from tagtrack.core.ids import is_id
+from tagtrack.core.metrics import INGEST_ACCEPTED, INGEST_REFUSED
 from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.ingest.formats import Heartbeat, Payload, PayloadError, parse_payload, parse_status
 from tagtrack.ingest.repository import IngestRepository
@@ -38,8 +39,9 @@ class Admission:
         self.backlogs: dict[str, _Backlog] = {}
 
     @asynccontextmanager
-    async def slot(self) -> AsyncIterator[None]:
+    async def slot(self, channel: str) -> AsyncIterator[None]:
         if self.slots.locked():
+            INGEST_REFUSED.labels(channel, "busy").inc()
             raise Overloaded(
                 "Too many ingest requests at once; retry later",
                 retry_after_seconds=RETRY_AFTER_SECONDS,
@@ -95,9 +97,13 @@ class IngestService:
     async def accept_reads(self, endpoint: Endpoint, body: bytes, channel: str) -> Accepted:
         """Parse, then queue the reads in the caller's transaction (durable at its commit)."""
         payload = self._parse(body)
-        await self.admission.check_backlog(
-            self.repository, endpoint.org_id, self.settings.ingest_max_pending
-        )
+        try:
+            await self.admission.check_backlog(
+                self.repository, endpoint.org_id, self.settings.ingest_max_pending
+            )
+        except Overloaded:
+            INGEST_REFUSED.labels(channel, "backlog").inc()
+            raise
         accepted = len(payload.reads)
         if payload.batch_id:
             earlier = await self.repository.claim_batch(endpoint, payload.batch_id, accepted)
@@ -106,6 +112,7 @@ class IngestService:
         await self.repository.queue(endpoint, payload.reads)
         await self._add_statuses(endpoint, payload.heartbeats)
         await self.repository.keep_raw(endpoint, channel, body)
+        INGEST_ACCEPTED.labels(channel).inc(accepted)
         return Accepted(accepted=accepted)
 
     async def accept_user_reads(self, principal: Principal, body: bytes) -> Accepted:

@@ -8,7 +8,6 @@ subscribers of that organisation and site.
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -17,10 +16,12 @@ import asyncpg
 from pydantic import ValidationError
 from sqlalchemy.engine import make_url
 
+from tagtrack.core.logging import get_logger
+from tagtrack.core.metrics import LIVE_STREAMS
 from tagtrack.live.repository import CHANNEL
 from tagtrack.live.schemas import LiveNotice
 
-log = logging.getLogger("tagtrack.live")
+log = get_logger("tagtrack.live")
 
 # A silent network failure is noticed by this periodic query on the listening connection.
 HEALTH_CHECK_SECONDS = 30.0
@@ -92,16 +93,19 @@ class LiveHub:
         if self.closing:
             subscription.close()
         self.subscriptions.add(subscription)
+        LIVE_STREAMS.inc()
         return subscription
 
     def unsubscribe(self, subscription: Subscription) -> None:
-        self.subscriptions.discard(subscription)
+        if subscription in self.subscriptions:
+            self.subscriptions.remove(subscription)
+            LIVE_STREAMS.dec()
 
     def deliver(self, payload: str) -> None:
         try:
             notice = LiveNotice.model_validate_json(payload)
         except ValidationError:
-            log.warning("ignored a malformed live notice: %.200s", payload)
+            log.warning("ignored a malformed live notice", notice=payload[:200])
             return
         for subscription in list(self.subscriptions):
             subscription.offer(notice)
@@ -131,7 +135,11 @@ class LiveHub:
             except Exception as exc:  # the database away or restarting: try again later
                 if self.connections > connections:
                     backoff = BACKOFF_FIRST_SECONDS  # it had worked: start the backoff over
-                log.warning("live updates: listening failed (%s); retrying in %.1fs", exc, backoff)
+                log.warning(
+                    "live updates: listening failed; retrying",
+                    error=str(exc),
+                    retry_seconds=round(backoff, 1),
+                )
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, BACKOFF_MAX_SECONDS)
 

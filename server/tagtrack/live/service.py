@@ -2,7 +2,6 @@
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
@@ -10,13 +9,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
+from tagtrack.core.logging import get_logger
 from tagtrack.live.hub import LiveHub
 from tagtrack.live.repository import LiveRepository
 from tagtrack.live.schemas import LiveMessage
 from tagtrack.lookups.tracking import sites_in_scope
 from tagtrack.models.base import utcnow
 
-log = logging.getLogger("tagtrack.live")
+log = get_logger("tagtrack.live")
 
 # A comment now and then keeps proxies and load balancers from closing an idle stream.
 KEEPALIVE_SECONDS = 25.0

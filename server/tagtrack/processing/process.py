@@ -11,7 +11,6 @@ always were: each organisation's batches run under its advisory lock.
 
 import asyncio
 import contextlib
-import logging
 import os
 import signal
 import subprocess
@@ -23,11 +22,12 @@ import orjson
 
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.core.logging import configure_logging
+from tagtrack.core.logging import configure_logging, get_logger
+from tagtrack.core.metrics import process_gone
 from tagtrack.core.wakeups import READS_CHANNEL, Wakeups, listening
 from tagtrack.processing.worker import ProcessingWorker
 
-log = logging.getLogger("tagtrack.processing")
+log = get_logger("tagtrack.processing")
 
 STOP_SECONDS = 10.0
 READY_SECONDS = 120.0
@@ -68,7 +68,16 @@ class ProcessingProcess:
             line = b""
         process.stdout.close()
         if line.strip() != READY:
-            log.warning("processing process %s did not report ready", process.pid)
+            log.warning("processing process did not report ready", pid=process.pid)
+
+    def failure(self) -> str | None:
+        """Why the child is not processing, or None while it runs (readiness)."""
+        process = self.process
+        if process is None:
+            return "the processing process is not running"
+        if process.poll() is not None:
+            return f"the processing process exited with {process.returncode}"
+        return None
 
     async def stop(self) -> None:
         process = self.process
@@ -81,9 +90,10 @@ class ProcessingProcess:
         try:
             await asyncio.to_thread(process.wait, STOP_SECONDS)
         except subprocess.TimeoutExpired:
-            log.warning("processing process %s did not stop; killing it", process.pid)
+            log.warning("processing process did not stop; killing it", pid=process.pid)
             process.kill()
             await asyncio.to_thread(process.wait)
+        process_gone(process.pid)
 
     def restart_if_gone(self) -> None:
         """Start a new child if this one died (killed, out of memory): reads keep flowing.
@@ -94,10 +104,11 @@ class ProcessingProcess:
         if process is None or process.poll() is None or process.returncode == 0:
             return
         log.warning(
-            "processing process %s exited with %s; starting another",
-            process.pid,
-            process.returncode,
+            "processing process exited; starting another",
+            pid=process.pid,
+            returncode=process.returncode,
         )
+        process_gone(process.pid)
         if process.stdin is not None:
             with contextlib.suppress(OSError):
                 process.stdin.close()

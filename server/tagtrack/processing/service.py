@@ -6,7 +6,6 @@ lock, so batches of one organisation never interleave and thing state stays cons
 across processes.
 """
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -16,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.config import Settings
 from tagtrack.core.ids import UNKNOWN_THING_ID, new_id
+from tagtrack.core.logging import get_logger
 from tagtrack.live.repository import LiveRepository
 from tagtrack.mail.service import Outbox
 from tagtrack.models import Endpoint, LocationTag, PendingRead, TrackingException, Zone, ZoneGate
@@ -29,7 +29,7 @@ from tagtrack.processing.repository import (
     VisitRow,
 )
 
-log = logging.getLogger("tagtrack.processing")
+log = get_logger("tagtrack.processing")
 
 # Queued reads arrive as plain rows; a manual event is a PendingRead never stored.
 AnyRead = ReadRow | PendingRead
@@ -488,7 +488,7 @@ class BatchProcessor:
         if read.zone_id and read.zone_id in self.zones:
             site_id = self.zones[read.zone_id].site_id
         if site_id is None:
-            log.warning("read of %s dropped: %s", read.tag, why)
+            log.warning("read dropped", tag=read.tag, why=why)
             return
         self.record_process_exception(read, site_id, why)
 

@@ -7,7 +7,6 @@ commit to every process's listener, which wakes its worker.
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,6 +16,8 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
+from tagtrack.core.logging import get_logger
+from tagtrack.core.metrics import BATCH_READS, BATCH_SECONDS
 from tagtrack.core.partitions import ensure_partitions_logged
 from tagtrack.core.retention import RetentionOutcome, apply_retention
 from tagtrack.core.wakeups import READS_CHANNEL, Wakeups
@@ -24,7 +25,7 @@ from tagtrack.models.base import utcnow
 from tagtrack.processing.repository import ProcessingRepository
 from tagtrack.processing.service import Outcome, ProcessingService, is_data_error
 
-log = logging.getLogger("tagtrack.processing")
+log = get_logger("tagtrack.processing")
 
 # Without a notice (one missed while the listener reconnected), reads wait this long at most.
 SAFETY_SECONDS = 60.0
@@ -49,6 +50,15 @@ class ProcessingWorker:
         self.wake = wake or asyncio.Event()
         self.next_partitions = 0.0
         self.next_retention = 0.0
+        self.task: asyncio.Task[None] | None = None
+
+    def failure(self) -> str | None:
+        """Why processing is not running in this process, or None (readiness)."""
+        if self.task is None:
+            return "the processing loop was not started"
+        if self.task.done():
+            return "the processing loop stopped"
+        return None
 
     async def drain(self) -> int:
         """Process every pending read this worker can lock; the count processed."""
@@ -58,10 +68,14 @@ class ProcessingWorker:
                 orgs = await ProcessingRepository(session).orgs_with_pending()
             progressed = 0
             for org_id in orgs:
+                started = time.perf_counter()
                 try:
                     async with self.sessionmaker() as session, session.begin():
                         service = ProcessingService(session, self.settings)
                         outcome = await service.process_pending(org_id)
+                    if outcome.processed:
+                        BATCH_READS.observe(outcome.processed)
+                        BATCH_SECONDS.observe(time.perf_counter() - started)
                 except DBAPIError as exc:
                     if not is_data_error(exc):
                         raise  # the database is away: retry the whole batch later
@@ -142,7 +156,9 @@ async def processing_worker(
 ) -> AsyncIterator[ProcessingWorker]:
     """The worker in this process's event loop, woken through the process's listener."""
     worker = ProcessingWorker(sessionmaker, settings, wakeups.event(READS_CHANNEL))
-    task = asyncio.create_task(worker.run(), name="processing") if settings.processing else None
+    if settings.processing:
+        worker.task = asyncio.create_task(worker.run(), name="processing")
+    task = worker.task
     try:
         yield worker
     finally:

@@ -11,7 +11,6 @@ while the mail server is away.
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from datetime import UTC, date, datetime, time, timedelta
@@ -20,6 +19,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
+from tagtrack.core.logging import get_logger
 from tagtrack.core.mail import Attachment
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
 from tagtrack.mail.service import Outbox
@@ -28,7 +28,7 @@ from tagtrack.models.base import utcnow
 from tagtrack.reports.repository import DailyRepository, ReportRepository
 from tagtrack.reports.service import ReportRunner, file_name
 
-log = logging.getLogger("tagtrack.reports")
+log = get_logger("tagtrack.reports")
 
 INVENTORY = "inventory"
 MAIL = "mail"
@@ -52,7 +52,7 @@ def due_today(site: Site, now: datetime) -> tuple[date, datetime] | None:
         day = now.astimezone(ZoneInfo(site.timezone)).date()
         due = daily_time_on(day, site.report_daily_time, site.timezone)
     except (ValueError, KeyError):
-        log.warning("site %s has an unusable daily time or timezone", site.id)
+        log.warning("site has an unusable daily time or timezone", site=site.id)
         return None
     return (day, due) if now >= due else None
 
@@ -107,7 +107,7 @@ class DailyJobs:
                 try:
                     await job(site, *due)
                 except Exception:  # one site's failure must not stop the others
-                    log.exception("daily %s of site %s failed", job.__name__, site.id)
+                    log.exception("daily job failed", job=job.__name__, site=site.id)
 
     async def inventory(self, site: Site, day: date, due: datetime) -> None:
         async with self.sessionmaker() as session, session.begin():
