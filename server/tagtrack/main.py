@@ -15,6 +15,7 @@ from tagtrack.audit.router import router as audit_router
 from tagtrack.auth.router import router as auth_router
 from tagtrack.categories.router import pickers as categories_pickers_router
 from tagtrack.categories.router import router as categories_router
+from tagtrack.core.api_docs import install_api_docs
 from tagtrack.core.config import Settings, get_settings
 from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
 from tagtrack.core.errors import NotFound, install_error_handlers
@@ -174,7 +175,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
         version=__version__,
         lifespan=lifespan,
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,  # served by install_api_docs from this server's own files
         redoc_url=None,
         description=(
             "TagTrack API. Lists return a JSON array with the total in the x-total-count "
@@ -200,6 +201,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     app.add_middleware(SameOriginWrites)
     # Outermost, so refusals by the middlewares above carry the headers too.
     app.add_middleware(SecurityHeaders, trusted_proxies=settings.trusted_proxies)
+    install_api_docs(app, settings.web_dist)
     app.include_router(api_router())
     app.include_router(probes)
     _mount_console(app, settings.web_dist)
