@@ -3,6 +3,7 @@
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse
@@ -37,6 +38,7 @@ from tagtrack.images.storage import storage_from_settings
 from tagtrack.imports.router import router as imports_router
 from tagtrack.imports.workbook import MAX_FILE_BYTES as MAX_WORKBOOK_BYTES
 from tagtrack.ingest.mqtt import mqtt_subscriber
+from tagtrack.ingest.openapi import payload_schemas
 from tagtrack.ingest.router import router as ingest_router
 from tagtrack.ingest.router import user_router as user_reads_router
 from tagtrack.ingest.service import Admission
@@ -140,6 +142,18 @@ def _mount_console(app: FastAPI, dist: Path) -> None:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
 
+def _document_schemas(app: FastAPI, schemas: dict[str, Any]) -> None:
+    """Adds the schemas that routes reading their body raw name in openapi_extra."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            build().setdefault("components", {}).setdefault("schemas", {}).update(schemas)
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def create_app(settings: Settings | None = None, database_url: str | None = None) -> FastAPI:
     settings = settings or get_settings()
 
@@ -201,6 +215,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     app.add_middleware(SameOriginWrites)
     # Outermost, so refusals by the middlewares above carry the headers too.
     app.add_middleware(SecurityHeaders, trusted_proxies=settings.trusted_proxies)
+    _document_schemas(app, payload_schemas())
     install_api_docs(app, settings.web_dist)
     app.include_router(api_router())
     app.include_router(probes)
