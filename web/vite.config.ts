@@ -1,5 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -37,8 +38,28 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Copies Swagger UI into `swagger-ui/`, from where the server's API docs (/api/docs) load it:
+ * the docs then need no internet access and no script from another origin.
+ */
+function swaggerUi(): Plugin {
+  const files = ['swagger-ui-bundle.js', 'swagger-ui.css', 'LICENSE', 'NOTICE'];
+  return {
+    name: 'tagtrack-swagger-ui',
+    apply: 'build',
+    async writeBundle(options) {
+      const source = dirname(
+        createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
+      );
+      const target = join(options.dir ?? 'dist', 'swagger-ui');
+      await mkdir(target, { recursive: true });
+      await Promise.all(files.map((name) => copyFile(join(source, name), join(target, name))));
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), swaggerUi()],
   server: {
     proxy: {
       '/api': { target: 'http://127.0.0.1:8000', changeOrigin: false },

@@ -3,6 +3,7 @@
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
+from typing import Any
 
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse
@@ -15,6 +16,7 @@ from tagtrack.audit.router import router as audit_router
 from tagtrack.auth.router import router as auth_router
 from tagtrack.categories.router import pickers as categories_pickers_router
 from tagtrack.categories.router import router as categories_router
+from tagtrack.core.api_docs import install_api_docs
 from tagtrack.core.config import Settings, get_settings
 from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
 from tagtrack.core.errors import NotFound, install_error_handlers
@@ -38,6 +40,7 @@ from tagtrack.images.storage import storage_from_settings
 from tagtrack.imports.router import router as imports_router
 from tagtrack.imports.workbook import MAX_FILE_BYTES as MAX_WORKBOOK_BYTES
 from tagtrack.ingest.mqtt import mqtt_subscriber
+from tagtrack.ingest.openapi import payload_schemas
 from tagtrack.ingest.router import router as ingest_router
 from tagtrack.ingest.router import user_router as user_reads_router
 from tagtrack.ingest.service import Admission
@@ -145,6 +148,18 @@ def _mount_console(app: FastAPI, dist: Path) -> None:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
 
+def _document_schemas(app: FastAPI, schemas: dict[str, Any]) -> None:
+    """Adds the schemas that routes reading their body raw name in openapi_extra."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            build().setdefault("components", {}).setdefault("schemas", {}).update(schemas)
+        return app.openapi_schema or {}
+
+    app.openapi = openapi  # type: ignore[method-assign]
+
+
 def create_app(settings: Settings | None = None, database_url: str | None = None) -> FastAPI:
     settings = settings or get_settings()
 
@@ -183,7 +198,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
         version=__version__,
         lifespan=lifespan,
         openapi_url="/api/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,  # served by install_api_docs from this server's own files
         redoc_url=None,
         description=(
             "TagTrack API. Lists return a JSON array with the total in the x-total-count "
@@ -210,6 +225,8 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     # Outermost, so refusals by the middlewares above carry the headers too.
     app.add_middleware(SecurityHeaders, trusted_proxies=settings.trusted_proxies)
     app.add_middleware(RequestId)
+    _document_schemas(app, payload_schemas())
+    install_api_docs(app, settings.web_dist)
     app.include_router(api_router())
     app.include_router(probes)
     _mount_console(app, settings.web_dist)

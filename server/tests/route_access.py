@@ -43,6 +43,7 @@ def right(resource: str, operation: Operation) -> Access:
 ROUTES: dict[str, Access] = {
     "GET /api/openapi.json": PUBLIC,
     "GET /api/docs": PUBLIC,
+    "GET /api/docs/init.js": PUBLIC,
     "GET /api/{path:path}": PUBLIC,
     "POST /api/{path:path}": PUBLIC,
     "PUT /api/{path:path}": PUBLIC,

@@ -46,8 +46,11 @@ def serve(
     timeout: float = 90.0,
     stop_signal: int = signal.SIGINT,
     port: int | None = None,
+    program: Path = TAGTRACK,
+    cwd: Path = ROOT,
 ) -> Iterator[Served]:
-    """Start the server, wait for /healthz, stop it with the given signal on exit."""
+    """Start the server (`program serve`, by default this environment's), wait for /healthz,
+    stop it with the given signal on exit."""
     port = port or free_port()
     full_env = {
         **os.environ,
@@ -57,8 +60,8 @@ def serve(
         **env,
     }
     process = subprocess.Popen(
-        [str(TAGTRACK), "serve", *args],
-        cwd=ROOT,
+        [str(program), "serve", *args],
+        cwd=cwd,
         env=full_env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

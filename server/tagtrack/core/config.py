@@ -5,6 +5,14 @@ from pathlib import Path
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# The built console: inside the installed wheel, or web/dist of the source tree.
+_PACKAGED_WEB = Path(__file__).resolve().parents[1] / "web"
+DEFAULT_WEB_DIST = (
+    _PACKAGED_WEB
+    if _PACKAGED_WEB.is_dir()
+    else Path(__file__).resolve().parents[3] / "web" / "dist"
+)
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="TAGTRACK_", extra="ignore")
@@ -27,7 +35,7 @@ class Settings(BaseSettings):
     entra_client_id: str = ""
     entra_client_secret: str = ""
     # Serve the built console from this folder when it exists.
-    web_dist: Path = Path(__file__).resolve().parents[3] / "web" / "dist"
+    web_dist: Path = DEFAULT_WEB_DIST
     # A session ends this long after sign-in, or after this long unused, whichever is first.
     session_days: int = 14
     session_idle_minutes: int = 720

@@ -1,4 +1,5 @@
-"""Run the Alembic migrations in server/migrations."""
+"""Run the Alembic migrations: tagtrack/migrations in an installed wheel, server/migrations
+in the source tree."""
 
 from pathlib import Path
 
@@ -7,7 +8,8 @@ from alembic.config import Config
 
 from tagtrack.core.db import sync_url
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+_PACKAGED = Path(__file__).resolve().parents[1] / "migrations"
+MIGRATIONS = _PACKAGED if _PACKAGED.is_dir() else Path(__file__).resolve().parents[2] / "migrations"
 
 
 def alembic_config(url: str) -> Config:

@@ -16,11 +16,11 @@ CONSOLE_CSP = (
 )
 # API answers are data, never a page: an uploaded SVG opened directly runs nothing.
 API_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox"
-# The interactive API docs load Swagger UI from its CDN.
+# The interactive API docs: Swagger UI from this origin; its start script is a file too.
 DOCS_CSP = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "img-src 'self' data: https://fastapi.tiangolo.com; frame-ancestors 'none'"
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; object-src 'none'; base-uri 'self'; form-action 'self'; "
+    "frame-ancestors 'none'"
 )
 COMMON_HEADERS = {
     "X-Content-Type-Options": "nosniff",

@@ -9,6 +9,7 @@ from tagtrack.auth.dependencies import allowed
 from tagtrack.auth.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.ingest.openapi import READS_BODY
 from tagtrack.ingest.schemas import Accepted, ReaderConfig
 from tagtrack.ingest.service import Admission, IngestService
 from tagtrack.models import Endpoint
@@ -16,17 +17,6 @@ from tagtrack.models import Endpoint
 router = APIRouter(prefix="/ingest", tags=["ingest"])
 user_router = APIRouter(tags=["ingest"])
 
-READS_BODY: dict[str, Any] = {
-    "requestBody": {
-        "required": True,
-        "description": (
-            "Our batch {batchId?, reads: [{tag, time?, antenna?, rssi?, direction?, tamper?, "
-            "data?: {cFloat0}}]} or a Zebra IoT Connector, Zebra RFD40/RFD90, Impinj R700 or "
-            "Impinj Speedway Connect payload: one object, an array or newline-delimited JSON."
-        ),
-        "content": {"application/json": {"schema": {"type": "object"}}},
-    }
-}
 STATUS_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,

@@ -4067,6 +4067,267 @@ export interface components {
             /** Gates */
             gates?: components["schemas"]["GateWrite"][];
         };
+        /**
+         * ImpinjR700Event
+         * @description Impinj R700 IoT device interface event; events without tagInventoryEvent (antenna,
+         *     inventory status) are accepted and hold no read.
+         */
+        ImpinjR700Event: {
+            /** Timestamp */
+            timestamp: string;
+            /**
+             * Eventtype
+             * @description tagInventory, on some firmware
+             * @default null
+             */
+            eventType: string | null;
+            /** @default null */
+            tagInventoryEvent: components["schemas"]["ImpinjTagInventory"] | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** ImpinjTagInventory */
+        ImpinjTagInventory: {
+            /**
+             * Epchex
+             * @description The tag's EPC in hex
+             * @default null
+             */
+            epcHex: string | null;
+            /**
+             * Epc
+             * @description The EPC in base64, when epcHex is off
+             * @default null
+             */
+            epc: string | null;
+            /**
+             * Antennaport
+             * @default null
+             */
+            antennaPort: number | null;
+            /**
+             * Peakrssicdbm
+             * @description Centi-dBm
+             * @default null
+             */
+            peakRssiCdbm: number | null;
+            /**
+             * Lastseentime
+             * @description ISO 8601 date-time
+             * @default null
+             */
+            lastSeenTime: string | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ReadIn
+         * @description One read of our format (also accepted alone, as a bare object).
+         */
+        ReadIn: {
+            /**
+             * Tag
+             * @description EPC hex (letters, digits and . _ : -), at most 128
+             */
+            tag: string;
+            /**
+             * Time
+             * @description ISO 8601 date-time, any offset; default: when received
+             * @default null
+             */
+            time: string | null;
+            /**
+             * Antenna
+             * @description Antenna port
+             * @default null
+             */
+            antenna: number | null;
+            /**
+             * Rssi
+             * @description dBm
+             * @default null
+             */
+            rssi: number | null;
+            /**
+             * Direction
+             * @default null
+             */
+            direction: ("IN" | "OUT" | "NEAR" | "GONE") | null;
+            /**
+             * Tamper
+             * @default null
+             */
+            tamper: boolean | null;
+            /**
+             * Data
+             * @description Sensor values, e.g. {"cFloat0": 21.5}
+             * @default null
+             */
+            data: {
+                [key: string]: number | null;
+            } | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ReadsBatch
+         * @description Our batch: a repeated batchId is acknowledged again and counted once.
+         */
+        ReadsBatch: {
+            /**
+             * Batchid
+             * @default null
+             */
+            batchId: string | null;
+            /** Reads */
+            reads: components["schemas"]["ReadIn"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * SpeedwayConnectRead
+         * @description Impinj Speedway Connect read, or its heartbeat with isHeartBeat true.
+         */
+        SpeedwayConnectRead: {
+            /**
+             * Epc
+             * @description The tag's EPC in hex
+             * @default null
+             */
+            epc: string | null;
+            /**
+             * Antennaport
+             * @default null
+             */
+            antennaPort: number | null;
+            /**
+             * Peakrssi
+             * @description dBm
+             * @default null
+             */
+            peakRssi: number | null;
+            /**
+             * Firstseentimestamp
+             * @description ISO 8601, or microseconds since 1970
+             * @default null
+             */
+            firstSeenTimestamp: string | number | null;
+            /**
+             * Isheartbeat
+             * @default null
+             */
+            isHeartBeat: boolean | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /** ZebraHandheldData */
+        ZebraHandheldData: {
+            /** Tagdata */
+            tagData: components["schemas"]["ZebraHandheldTag"][];
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ZebraHandheldEvent
+         * @description Zebra RFD40/RFD90 handheld dataEVT: the tags of one trigger pull.
+         */
+        ZebraHandheldEvent: {
+            /**
+             * Type
+             * @default null
+             */
+            type: string | null;
+            /**
+             * Timestamp
+             * @description ISO 8601 date-time
+             * @default null
+             */
+            timestamp: string | null;
+            data: components["schemas"]["ZebraHandheldData"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** ZebraHandheldTag */
+        ZebraHandheldTag: {
+            /**
+             * Epcid
+             * @description The tag's EPC in hex (or EPC, idHex)
+             * @default null
+             */
+            EPCid: string | null;
+            /**
+             * Epc
+             * @default null
+             */
+            EPC: string | null;
+            /**
+             * Antenna
+             * @default null
+             */
+            antenna: number | null;
+            /**
+             * Peakrssi
+             * @description dBm
+             * @default null
+             */
+            peakRssi: number | null;
+            /**
+             * Firstseentime
+             * @description Milliseconds since 1970
+             * @default null
+             */
+            firstSeenTime: number | null;
+            /**
+             * Lastseentime
+             * @description Milliseconds since 1970
+             * @default null
+             */
+            lastSeenTime: number | null;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * ZebraIotTagEvent
+         * @description Zebra IoT Connector (FX, FXR) tag data event: one tag per event.
+         */
+        ZebraIotTagEvent: {
+            /**
+             * Type
+             * @description SIMPLE
+             * @default null
+             */
+            type: string | null;
+            /**
+             * Timestamp
+             * @description ISO 8601, offsets like +0000
+             * @default null
+             */
+            timestamp: string | null;
+            data: components["schemas"]["ZebraTagData"];
+        } & {
+            [key: string]: unknown;
+        };
+        /** ZebraTagData */
+        ZebraTagData: {
+            /**
+             * Idhex
+             * @description The tag's EPC in hex
+             */
+            idHex: string;
+            /**
+             * Antenna
+             * @default null
+             */
+            antenna: number | null;
+            /**
+             * Peakrssi
+             * @description dBm
+             * @default null
+             */
+            peakRssi: number | null;
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: never;
     parameters: never;
@@ -11229,10 +11490,11 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description Our batch {batchId?, reads: [{tag, time?, antenna?, rssi?, direction?, tamper?, data?: {cFloat0}}]} or a Zebra IoT Connector, Zebra RFD40/RFD90, Impinj R700 or Impinj Speedway Connect payload: one object, an array or newline-delimited JSON. */
+        /** @description Our batch or a Zebra IoT Connector, Zebra RFD40/RFD90, Impinj R700 or Impinj Speedway Connect payload: one object, an array of objects, or newline-delimited JSON (one object a line, any Content-Type). At most 10,000 reads a request; fields other than those described are ignored. */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": (components["schemas"]["ReadsBatch"] | components["schemas"]["ReadIn"] | components["schemas"]["ZebraIotTagEvent"] | components["schemas"]["ZebraHandheldEvent"] | components["schemas"]["ImpinjR700Event"] | components["schemas"]["SpeedwayConnectRead"]) | (components["schemas"]["ReadsBatch"] | components["schemas"]["ReadIn"] | components["schemas"]["ZebraIotTagEvent"] | components["schemas"]["ZebraHandheldEvent"] | components["schemas"]["ImpinjR700Event"] | components["schemas"]["SpeedwayConnectRead"])[];
+                "application/x-ndjson": string;
             };
         };
         responses: {
