@@ -132,7 +132,8 @@ export function GenericList<T extends GridValidRowModel>({
       field: '__site',
       headerName: 'Site',
       sortable: false,
-      minWidth: 140,
+      flex: 1.3,
+      minWidth: 160,
       valueGetter: (_v, row) => siteName(siteOf(row)),
     };
     // Right after the name, the column that repeats across sites.
