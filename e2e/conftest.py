@@ -66,6 +66,8 @@ class Console:
     mailbox: Mailbox
     provider: OidcProvider
     port: int
+    # The server's database, for tests that need more rows than the API makes quickly.
+    database_url: str = ""
 
     def mail_to(self, address: str) -> list[str]:
         """Mail the real SMTP server of the tests received for this address, oldest first."""
@@ -111,6 +113,7 @@ def console(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Console]:
                 mailbox,
                 idp,
                 port,
+                database_url=url,
             )
 
 

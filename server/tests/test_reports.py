@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+from sqlalchemy import text
 
 from tagtrack.core.ids import UNKNOWN_THING_ID
 from tagtrack.processing.service import nanoseconds
@@ -438,3 +439,38 @@ async def test_zone_durations_and_their_totals_per_zone(
         await (await org_factory()).client("Viewer").get("/api/zonedurations/totals", params=period)
     )
     assert foreign.json() == []
+
+
+async def test_zone_visits_past_the_fetch_limit_keep_their_true_total(
+    org_factory: Any, sessionmaker: Any, settings: Any, anonymous: Any
+) -> None:
+    """Reports fetch at most 10,000 visits (spec section 9); x-total-count tells how many
+    there are, so the console can say the list is capped."""
+    org, floor = await org_with_floor(org_factory, sessionmaker, settings, anonymous)
+    dock = await floor.zone("Dock")
+    jack = await floor.thing("Pallet jack", epc())
+    async with sessionmaker() as session, session.begin():
+        # 10,042 one-second visits, one a second from T0: quick as one INSERT.
+        await session.execute(
+            text(
+                "INSERT INTO zone_durations (org_id, id, site_id, thing_id, zone_id, "
+                "time_start, time_end, time_duration) "
+                "SELECT :org, lpad(to_hex(i), 24, '0'), :site, :thing, :zone, "
+                "CAST(:t0 AS timestamptz) + i * interval '1 second', "
+                "CAST(:t0 AS timestamptz) + (i + 1) * interval '1 second', 1000000000 "
+                "FROM generate_series(1, 10042) AS i"
+            ),
+            {"org": org.id, "site": floor.site_id, "thing": jack.id, "zone": dock.id, "t0": T0},
+        )
+    period = {"site": floor.site_id, "after": z(T0), "before": z(T0 + timedelta(hours=4))}
+    visits = await org.client("Viewer").get("/api/zonedurations", params={**period, "limit": 10000})
+    assert visits.status_code == 200
+    assert visits.headers["x-total-count"] == "10042"
+    rows = visits.json()
+    assert len(rows) == 10000
+    # Newest first: the capped list keeps the most recent visits.
+    assert rows[0]["timeStart"] == z(T0 + timedelta(seconds=10042))
+    too_many = await org.client("Viewer").get(
+        "/api/zonedurations", params={**period, "limit": 10001}
+    )
+    assert too_many.status_code == 422

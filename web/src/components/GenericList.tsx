@@ -19,7 +19,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorText, type Page } from '../api/client';
 import { PAGE_SIZES } from '../constants';
-import { useSiteNavigate } from '../features/session/SiteContext';
+import { useSiteNavigate, useSiteSelection } from '../features/session/SiteContext';
 import { ConfirmDialog, deleteConfirmMessage } from './ConfirmDialog';
 import { EmptyState } from './EmptyState';
 import { listQueryFromParams, sameListQuery, withListQuery, type ListQuery } from './listQuery';
@@ -56,6 +56,11 @@ export interface GenericListProps<T extends GridValidRowModel> {
   deleteTitle?: string;
   /** Formats a failed delete; default 'Delete failed: {message}'. */
   formatError?: (err: unknown) => string;
+  /**
+   * The row's site id, for site-scoped records: while All Sites is selected a Site column
+   * names it, so same-named records of different sites can be told apart.
+   */
+  siteOf?: (row: T) => string;
 }
 
 const MOBILE_MIN_WIDTH = 120;
@@ -91,9 +96,11 @@ export function GenericList<T extends GridValidRowModel>({
   testId,
   deleteTitle,
   formatError,
+  siteOf,
 }: GenericListProps<T>) {
   const [params, setParams] = useSearchParams();
   const navigate = useSiteNavigate();
+  const { isAllSites, siteName } = useSiteSelection();
   const snackbar = useSnackbar();
   const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const [pendingDelete, setPendingDelete] = useState<T | null>(null);
@@ -119,8 +126,22 @@ export function GenericList<T extends GridValidRowModel>({
   const onSort = (model: GridSortModel) =>
     update({ ...current, page: 0, sort: fromSortModel(model) });
 
+  const shownColumns = useMemo<ListColumn<T>[]>(() => {
+    if (!siteOf || !isAllSites) return columns;
+    const site: ListColumn<T> = {
+      field: '__site',
+      headerName: 'Site',
+      sortable: false,
+      flex: 1.3,
+      minWidth: 160,
+      valueGetter: (_v, row) => siteName(siteOf(row)),
+    };
+    // Right after the name, the column that repeats across sites.
+    return [...columns.slice(0, 1), site, ...columns.slice(1)];
+  }, [columns, siteOf, isAllSites, siteName]);
+
   const gridColumns = useMemo<GridColDef<T>[]>(() => {
-    const cols: GridColDef<T>[] = columns.map((c) => {
+    const cols: GridColDef<T>[] = shownColumns.map((c) => {
       const { hideOnMobile: _hide, ...col } = c;
       const column = { flex: 1, minWidth: 120, ...col };
       // On a phone the columns share the width, so the delete button stays in view.
@@ -153,14 +174,14 @@ export function GenericList<T extends GridValidRowModel>({
       });
     }
     return cols;
-  }, [columns, canDelete, onDelete, mobile]);
+  }, [shownColumns, canDelete, onDelete, mobile]);
 
   const visibility = useMemo(
     () =>
       Object.fromEntries(
-        columns.filter((c) => c.hideOnMobile).map((c) => [c.field, !mobile]),
+        shownColumns.filter((c) => c.hideOnMobile).map((c) => [c.field, !mobile]),
       ) as Record<string, boolean>,
-    [columns, mobile],
+    [shownColumns, mobile],
   );
 
   const confirmDelete = async () => {

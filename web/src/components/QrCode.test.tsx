@@ -25,6 +25,12 @@ describe('QrCode extras', () => {
     expect(screen.getByTestId('qr-value')).toHaveTextContent('Pairing code');
   });
 
+  it('names what the code stands for under it, beside the value', () => {
+    render(<QrCode value="cat:123" label="Pallets" />);
+    expect(screen.getByTestId('qr-label')).toHaveTextContent('Pallets');
+    expect(screen.getByTestId('qr-value')).toHaveTextContent('cat:123');
+  });
+
   it('prints only the code while printing, then the page again', async () => {
     const user = userEvent.setup();
     let during: string | null = null;

@@ -44,6 +44,8 @@ export interface QrCodeProps {
   value: string;
   /** Shown under the code instead of the value. */
   caption?: string;
+  /** What the code stands for, in words, printed under the code (e.g. a category's name). */
+  label?: string;
   /** An instruction shown (and printed) above the code, e.g. how to scan it. */
   message?: ReactNode;
   /** The starting size, one of QR_SIZES (default 300). */
@@ -51,7 +53,13 @@ export interface QrCodeProps {
 }
 
 /** A printable QR code (error correction H) with its value and a size choice (SPEC section 2). */
-export function QrCode({ value, caption, message, defaultSize = DEFAULT_QR_SIZE }: QrCodeProps) {
+export function QrCode({
+  value,
+  caption,
+  label,
+  message,
+  defaultSize = DEFAULT_QR_SIZE,
+}: QrCodeProps) {
   const [size, setSize] = useState<number>(defaultSize);
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'flex-start' }}>
@@ -88,6 +96,16 @@ export function QrCode({ value, caption, message, defaultSize = DEFAULT_QR_SIZE 
         <Box sx={{ maxWidth: '100%', overflow: 'auto', bgcolor: '#fff', p: 1, lineHeight: 0 }}>
           <QRCodeSVG value={value} size={size} level="H" data-testid="qr-code" />
         </Box>
+        {label && (
+          <Typography
+            variant="h6"
+            component="p"
+            sx={{ fontWeight: 600, overflowWrap: 'anywhere', maxWidth: Math.max(size, 300) }}
+            data-testid="qr-label"
+          >
+            {label}
+          </Typography>
+        )}
         <Typography
           variant="body2"
           sx={{ fontFamily: 'monospace', wordBreak: 'break-all', maxWidth: Math.max(size, 300) }}

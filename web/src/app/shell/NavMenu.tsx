@@ -62,7 +62,12 @@ function NavLink({
       {!nested && entry.icon && <ListItemIcon>{ICONS[entry.icon]}</ListItemIcon>}
       <ListItemText
         primary={entry.label}
-        slotProps={{ primary: { noWrap: true, title: entry.label, sx: { fontSize: 14 } } }}
+        secondary={entry.detail}
+        slotProps={{
+          primary: { noWrap: true, title: entry.label, sx: { fontSize: 14 } },
+          secondary: { noWrap: true, title: entry.detail, sx: { fontSize: 12 } },
+        }}
+        sx={{ my: entry.detail ? 0 : undefined }}
       />
     </ListItemButton>
   );
@@ -72,7 +77,7 @@ function NavLink({
 export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
   const perms = usePermissions();
   const labels = useLabels();
-  const { siteId } = useSiteSelection();
+  const { siteId, isAllSites, siteName } = useSiteSelection();
   const maps = useSiteMaps(siteId);
   const askSso = perms.can('ssosettings', 'create');
   const okta = useSsoAvailable('okta', askSso);
@@ -87,10 +92,19 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
         labels,
         // SSO enabled for the organisation: its settings screen is offered.
         ssoAvailable: okta.data?.enabled === true || entra.data?.enabled === true,
-        maps: (maps.data ?? []).map((m) => ({ id: m._id, name: m.name })),
-        reportConfigs: reportConfigs.data?.map((r) => ({ id: r._id, name: r.name })),
+        // All Sites lists every site's maps and reports: each names its site.
+        maps: (maps.data ?? []).map((m) => ({
+          id: m._id,
+          name: m.name,
+          site: isAllSites ? siteName(m.site) : undefined,
+        })),
+        reportConfigs: reportConfigs.data?.map((r) => ({
+          id: r._id,
+          name: r.name,
+          site: isAllSites ? siteName(r.site) : undefined,
+        })),
       }),
-    [perms.can, labels, okta.data, entra.data, maps.data, reportConfigs.data],
+    [perms.can, labels, okta.data, entra.data, maps.data, reportConfigs.data, isAllSites, siteName],
   );
 
   return (

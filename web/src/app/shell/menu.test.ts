@@ -134,6 +134,25 @@ describe('buildMenu', () => {
     expect(custom?.kind === 'group' && custom.children[0]).toMatchObject({ path: '/reports/r1' });
   });
 
+  it('names the site under a map or custom report when one is given', () => {
+    const menu = buildMenu({
+      can: () => false,
+      labels: labelsFrom(undefined),
+      ssoAvailable: false,
+      reportConfigs: [
+        { id: 'r1', name: 'Weekly', site: 'Leeds' },
+        { id: 'r2', name: 'Weekly', site: 'Chicago' },
+        { id: 'r3', name: 'Daily' },
+      ],
+    });
+    const custom = menu.find((e) => e.label === 'Custom Reports');
+    expect(custom?.kind === 'group' && custom.children.map((c) => [c.label, c.detail])).toEqual([
+      ['Weekly', 'Leeds'],
+      ['Weekly', 'Chicago'],
+      ['Daily', undefined],
+    ]);
+  });
+
   it('marks a menu path active on its detail pages too', () => {
     expect(isActivePath('/sites', '/sites')).toBe(true);
     expect(isActivePath('/sites', '/sites/abc')).toBe(true);

@@ -19,6 +19,8 @@ export interface MenuLink {
   label: string;
   path: string;
   icon?: MenuIcon;
+  /** A second line, e.g. the site of a map or report while All Sites is selected. */
+  detail?: string;
 }
 
 export interface MenuGroup {
@@ -35,8 +37,15 @@ export interface MenuInput {
   labels: Labels;
   /** Either single sign-on kind is available. */
   ssoAvailable: boolean;
-  maps?: readonly { id: string; name: string }[];
-  reportConfigs?: readonly { id: string; name: string }[];
+  maps?: readonly SiteRecord[];
+  reportConfigs?: readonly SiteRecord[];
+}
+
+/** A map or report configuration; `site` is its site's name where it must be told apart. */
+export interface SiteRecord {
+  id: string;
+  name: string;
+  site?: string;
 }
 
 const link = (label: string, path: string, icon?: MenuIcon): MenuLink => ({
@@ -45,6 +54,9 @@ const link = (label: string, path: string, icon?: MenuIcon): MenuLink => ({
   path,
   icon,
 });
+
+const recordLink = (r: SiteRecord, path: string): MenuLink =>
+  r.site ? { ...link(r.name, path), detail: r.site } : link(r.name, path);
 
 function group(label: string, icon: MenuIcon, children: MenuLink[]): MenuGroup[] {
   return children.length > 0 ? [{ kind: 'group', label, icon, children }] : [];
@@ -86,7 +98,7 @@ export function buildMenu({
     ...group(
       'Maps',
       'maps',
-      maps.map((m) => link(m.name, `/mapview/${m.id}`)),
+      maps.map((m) => recordLink(m, `/mapview/${m.id}`)),
     ),
     ...group('Reports', 'reports', [
       link('Activity', '/reports/events'),
@@ -98,7 +110,7 @@ export function buildMenu({
     ...group(
       'Custom Reports',
       'customReports',
-      reportConfigs.map((r) => link(r.name, `/reports/${r.id}`)),
+      reportConfigs.map((r) => recordLink(r, `/reports/${r.id}`)),
     ),
     ...(labels.hideWorkers ? [] : [link(labels.worker, '/workers', 'workers')]),
     ...group('Admin', 'admin', admin),

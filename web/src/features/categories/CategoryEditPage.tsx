@@ -31,7 +31,9 @@ function CategoryEditor({ id, category }: { id: string; category: ImageCategory 
     {
       label: 'QR Code',
       hidden: isNew || !category,
-      content: category ? <QrCode value={`${CATEGORY_QR_PREFIX}${category.id}`} /> : null,
+      content: category ? (
+        <QrCode value={`${CATEGORY_QR_PREFIX}${category.id}`} label={category.name} />
+      ) : null,
     },
   ];
   return (

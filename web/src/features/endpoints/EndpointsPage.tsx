@@ -16,6 +16,8 @@ const columns: ListColumn<Endpoint>[] = [
   },
 ];
 
+const siteOf = (row: Endpoint) => row.site;
+
 export default function EndpointsPage() {
   const perms = usePermissions();
   const { siteId } = useSiteSelection();
@@ -35,6 +37,7 @@ export default function EndpointsPage() {
       onDelete={(e) => remove.mutateAsync(e._id)}
       emptyMessage="No endpoints found"
       testId="endpoints-list"
+      siteOf={siteOf}
     />
   );
 }

@@ -127,9 +127,11 @@ export function ImageCard({
     </Box>
   );
   const date = (
-    <Typography variant="caption" color="text.secondary" data-testid="image-date">
-      {formatImageDate(image.timestamp)}
-    </Typography>
+    <Tooltip title="Taken (uploaded, when the photo has no date): the gallery's order">
+      <Typography variant="caption" color="text.secondary" data-testid="image-date">
+        {formatImageDate(image.timestamp)}
+      </Typography>
+    </Tooltip>
   );
   return (
     <Card

@@ -220,6 +220,17 @@ export default function ImagesPage() {
             : undefined
         }
       />
+      {rows.length > 0 && (
+        <Typography
+          variant="caption"
+          color="text.secondary"
+          component="p"
+          sx={{ mt: -1, mb: 1.5 }}
+          data-testid="gallery-order"
+        >
+          Newest first by the date shown: when the photo was taken, else when it was uploaded.
+        </Typography>
+      )}
       {images.isPending ? (
         <Loading />
       ) : images.isError ? (

@@ -22,6 +22,12 @@ export const imageKeys = {
 
 export type ImagePages = InfiniteData<Page<ImageMeta>, number>;
 
+/**
+ * The gallery's order: by the date each card shows (taken, else uploaded), newest first,
+ * the date the search's date range applies to as well.
+ */
+export const GALLERY_SORT = '-timestamp';
+
 /** The gallery: pages of 25, loaded one after another (infinite scroll). */
 export function useImages(search: ImageSearch) {
   return useInfiniteQuery({
@@ -29,7 +35,14 @@ export function useImages(search: ImageSearch) {
     queryFn: ({ pageParam }) =>
       unwrapPage(
         api.GET('/api/images', {
-          params: { query: { ...toQuery(search), page: pageParam, limit: DEFAULT_PAGE_SIZE } },
+          params: {
+            query: {
+              ...toQuery(search),
+              sort: GALLERY_SORT,
+              page: pageParam,
+              limit: DEFAULT_PAGE_SIZE,
+            },
+          },
         }),
       ),
     initialPageParam: 0,

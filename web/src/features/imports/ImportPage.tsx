@@ -19,6 +19,7 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { errorText } from '../../api/client';
 import type { AssetField, ParsedSheet } from '../../api/types';
+import { ChooseSite } from '../../components/ChooseSite';
 import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { useSnackbar } from '../../components/Snackbar';
@@ -254,7 +255,7 @@ export default function ImportPage() {
     return (
       <Box>
         <PageHeader title="Import Assets" />
-        <EmptyState message="Choose a site in the menu to import assets into." />
+        <ChooseSite purpose="import assets into" />
       </Box>
     );
   }

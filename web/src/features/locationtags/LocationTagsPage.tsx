@@ -7,6 +7,8 @@ import { useZoneOptions } from '../zones/queries';
 import { formatCoordinates } from './locationTagForm';
 import { locationTagsListQuery, useDeleteLocationTag } from './queries';
 
+const siteOf = (row: LocationTag) => row.site;
+
 export default function LocationTagsPage() {
   const perms = usePermissions();
   const { siteId } = useSiteSelection();
@@ -48,6 +50,7 @@ export default function LocationTagsPage() {
       onDelete={(t) => remove.mutateAsync(t._id)}
       emptyMessage="No location tags found"
       testId="locationtags-list"
+      siteOf={siteOf}
     />
   );
 }

@@ -22,6 +22,8 @@ const COLUMNS: ListColumn<FloorMap>[] = [
   },
 ];
 
+const siteOf = (row: FloorMap) => row.site;
+
 export default function MapsPage() {
   const perms = usePermissions();
   const { siteId } = useSiteSelection();
@@ -41,6 +43,7 @@ export default function MapsPage() {
       onDelete={(m) => remove.mutateAsync(m._id)}
       emptyMessage="No maps found"
       testId="maps-list"
+      siteOf={siteOf}
     />
   );
 }

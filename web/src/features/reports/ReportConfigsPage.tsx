@@ -7,6 +7,8 @@ import { useSiteSelection } from '../session/SiteContext';
 import { reportConfigsListQuery, useDeleteReportConfig, useReportTypes } from './queries';
 
 /** Report Configuration: the site's configured reports (Name, Type, Zone, Email). */
+const siteOf = (row: ReportConfig) => row.site;
+
 export default function ReportConfigsPage() {
   const perms = usePermissions();
   const { siteId } = useSiteSelection();
@@ -65,6 +67,7 @@ export default function ReportConfigsPage() {
       onDelete={(r) => remove.mutateAsync(r._id)}
       emptyMessage="No report configurations found"
       testId="reportconfigs-list"
+      siteOf={siteOf}
     />
   );
 }

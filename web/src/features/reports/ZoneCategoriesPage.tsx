@@ -14,6 +14,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useMemo, useState } from 'react';
 import type { CategoryReport } from '../../api/types';
+import { ChooseSite } from '../../components/ChooseSite';
 import { EmptyState } from '../../components/EmptyState';
 import { FilterBar } from '../../components/FilterBar';
 import { Loading } from '../../components/Loading';
@@ -78,7 +79,10 @@ interface Selection {
 
 /** Zone Categories: how many things of each category are in each zone now. */
 export default function ZoneCategoriesPage() {
-  const { site, siteId } = useSiteSelection();
+  const { site: selected, siteId: selectedId, isAllSites } = useSiteSelection();
+  // The report counts one site's zones: All Sites asks for a site first, and nothing is fetched.
+  const site = isAllSites ? undefined : selected;
+  const siteId = isAllSites ? undefined : selectedId;
   const zones = useZoneOptions(siteId);
   const [chosen, setChosen] = useState<Selection>({ zones: [], categories: [] });
   // The report shows the selection of the last run; Run Report takes the current one.
@@ -98,7 +102,8 @@ export default function ZoneCategoriesPage() {
   const run = () => siteId && setRan({ site: siteId, ...chosen });
 
   let body;
-  if (!query) {
+  if (isAllSites) body = <ChooseSite purpose="run this report" />;
+  else if (!query) {
     body = <EmptyState message="Choose categories and zones, then Run Report." />;
   } else if (report.isPending) body = <Loading />;
   else if (!report.data || report.data.zones.length === 0) {
@@ -142,6 +147,7 @@ export default function ZoneCategoriesPage() {
           value={chosen.categories}
           onChange={(_e, value) => setChosen((c) => ({ ...c, categories: value }))}
           disableCloseOnSelect
+          disabled={!siteId}
           limitTags={2}
           sx={{ flex: '1 1 240px', minWidth: { xs: '100%', sm: 240 }, maxWidth: { sm: 420 } }}
           renderInput={(params) => (
@@ -162,6 +168,7 @@ export default function ZoneCategoriesPage() {
           isOptionEqualToValue={(a, b) => a.id === b.id}
           onChange={(_e, value) => setChosen((c) => ({ ...c, zones: value.map((z) => z.id) }))}
           disableCloseOnSelect
+          disabled={!siteId}
           limitTags={2}
           sx={{ flex: '1 1 240px', minWidth: { xs: '100%', sm: 240 }, maxWidth: { sm: 420 } }}
           renderInput={(params) => (

@@ -39,14 +39,18 @@ function ZoneTable({
   occupancy,
   now,
   labels,
+  siteName,
 }: {
   occupancy: ZoneOccupancy<Thing>;
   now: Dayjs;
   labels: Labels;
+  /** The zone's site, named while All Sites is selected. */
+  siteName?: string;
 }) {
   const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const { zone, things } = occupancy;
   const max = zoneMaxMinutes(zone.duration);
+  const limit = max > 0 ? `Alert after ${Math.round(max * 100) / 100} min` : 'No time limit';
   const columns = useMemo<GridColDef<Thing>[]>(
     () => [
       {
@@ -92,7 +96,7 @@ function ZoneTable({
     >
       <CardHeader
         title={zone.name}
-        subheader={max > 0 ? `Alert after ${Math.round(max * 100) / 100} min` : 'No time limit'}
+        subheader={siteName ? `${siteName} · ${limit}` : limit}
         action={
           <Chip
             size="small"
@@ -149,7 +153,7 @@ function ZoneTable({
 
 /** Zone Status: what is in each zone now, with the time each thing has spent there. */
 export default function ZoneStatusPage() {
-  const { site, siteId } = useSiteSelection();
+  const { site, siteId, isAllSites, siteName } = useSiteSelection();
   const labels = useSiteLabels(siteId);
   const zones = useZoneOptions(siteId);
   // Things are refreshed when the server says the site changed, or polled while it cannot.
@@ -165,9 +169,15 @@ export default function ZoneStatusPage() {
     () => occupancyByZone(zones.data ?? [], things.data ?? [], labels.hideWorkers),
     [zones.data, things.data, labels.hideWorkers],
   );
+  // All Sites shows same-named zones of several sites: each names its site.
   const counts = useMemo(
-    () => occupancy.map((o) => ({ name: o.zone.name, items: o.items, workers: o.workers })),
-    [occupancy],
+    () =>
+      occupancy.map((o) => {
+        const where = isAllSites ? siteName(o.zone.site) : '';
+        const name = where ? `${o.zone.name} · ${where}` : o.zone.name;
+        return { name, items: o.items, workers: o.workers };
+      }),
+    [occupancy, isAllSites, siteName],
   );
   const loading = !!siteId && (zones.isPending || things.isPending);
 
@@ -194,7 +204,13 @@ export default function ZoneStatusPage() {
         }}
       >
         {occupancy.map((o) => (
-          <ZoneTable key={o.zone._id} occupancy={o} now={now} labels={labels} />
+          <ZoneTable
+            key={o.zone._id}
+            occupancy={o}
+            now={now}
+            labels={labels}
+            siteName={isAllSites ? siteName(o.zone.site) : undefined}
+          />
         ))}
       </Box>
     );

@@ -9,6 +9,7 @@ import { BarChart } from '@mui/x-charts/BarChart';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
 import type { ZoneDuration } from '../../api/types';
+import { CappedNotice } from '../../components/CappedNotice';
 import { DateRange } from '../../components/DateRange';
 import { EmptyState } from '../../components/EmptyState';
 import {
@@ -79,7 +80,7 @@ export default function ZonesHistoryPage() {
   const totals = useZoneTotals(siteId, range, view === 'graph');
   useLoadFailure(durations.error ?? totals.error, 'zone history');
   const visits = useMemo(
-    () => (durations.data ?? []).filter((d) => d.thing !== UNKNOWN_THING_ID),
+    () => (durations.data?.rows ?? []).filter((d) => d.thing !== UNKNOWN_THING_ID),
     [durations.data],
   );
 
@@ -181,6 +182,14 @@ export default function ZonesHistoryPage() {
       <Box sx={{ mb: 2, '@media print': { display: 'none' } }}>
         <DateRange value={range} onChange={setRange} disableFuture />
       </Box>
+      {view === 'table' && durations.data && (
+        <CappedNotice
+          shown={durations.data.rows.length}
+          total={durations.data.total}
+          noun="zone visits"
+          narrow="choose a shorter period"
+        />
+      )}
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         {body}
       </Paper>

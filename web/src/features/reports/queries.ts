@@ -86,12 +86,15 @@ export function useZoneTotals(site: string | undefined, range: DateRangeValue, e
   });
 }
 
-/** Zone visits of the site that overlap the period. */
+/**
+ * Zone visits of the site that overlap the period, newest first: up to the fetch limit,
+ * with the true total from x-total-count so a capped list can say so.
+ */
 export function useZoneDurations(site: string | undefined, range: DateRangeValue) {
   return useQuery({
     queryKey: reportKeys.zoneDurations(site, range),
     queryFn: () =>
-      unwrap(
+      unwrapPage(
         api.GET('/api/zonedurations', {
           params: {
             query: {

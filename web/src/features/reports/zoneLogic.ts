@@ -33,6 +33,7 @@ export interface ZoneRef {
   _id: string;
   name: string;
   duration?: number | null;
+  site?: string;
 }
 
 export interface ThingInZone {

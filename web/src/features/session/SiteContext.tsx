@@ -3,7 +3,13 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ALL_SITES_ID } from '../../constants';
 import { useSiteOptions } from '../sites/queries';
 import { useCurrentUser } from './queries';
-import { pathWithSite, resolveSite, siteOptionsFor, type SiteOption } from './siteSelection';
+import {
+  pathWithSite,
+  resolveSite,
+  siteNameLookup,
+  siteOptionsFor,
+  type SiteOption,
+} from './siteSelection';
 
 export interface SiteSelection {
   sites: SiteOption[];
@@ -11,6 +17,8 @@ export interface SiteSelection {
   siteId: string | undefined;
   site: SiteOption | undefined;
   isAllSites: boolean;
+  /** A site's name by id, from the sites the user already has ('' when unknown). */
+  siteName: (id: string | null | undefined) => string;
   loading: boolean;
   setSite: (id: string) => void;
 }
@@ -78,16 +86,19 @@ export function SiteProvider({ children }: { children: ReactNode }) {
     [setParams],
   );
 
+  const siteName = useMemo(() => siteNameLookup(sites), [sites]);
+
   const value = useMemo<SiteSelection>(
     () => ({
       sites,
       siteId,
       site,
       isAllSites: siteId === ALL_SITES_ID,
+      siteName,
       loading: me.isPending || sitesQuery.isPending,
       setSite,
     }),
-    [sites, siteId, site, me.isPending, sitesQuery.isPending, setSite],
+    [sites, siteId, site, siteName, me.isPending, sitesQuery.isPending, setSite],
   );
   return <SiteContext.Provider value={value}>{children}</SiteContext.Provider>;
 }
@@ -97,6 +108,7 @@ const NO_SITE: SiteSelection = {
   siteId: undefined,
   site: undefined,
   isAllSites: false,
+  siteName: () => '',
   loading: false,
   setSite: () => undefined,
 };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ALL_SITES_ID } from '../../constants';
 import { labelsFrom } from '../settings/labels';
 import { permissionsFrom } from './permissions';
-import { pathWithSite, resolveSite, siteOptionsFor } from './siteSelection';
+import { pathWithSite, resolveSite, siteNameLookup, siteOptionsFor } from './siteSelection';
 
 describe('permissions', () => {
   it('grants an operation when any role grants it', () => {
@@ -59,6 +59,13 @@ describe('site selection', () => {
     expect(pathWithSite('/users?page=1', 'b')).toBe('/users?page=1&site=b');
     expect(pathWithSite('/home?site=x', 'b')).toBe('/home?site=b');
     expect(pathWithSite('/home', undefined)).toBe('/home');
+  });
+
+  it('names a record site from the sites the user has', () => {
+    const name = siteNameLookup(siteOptionsFor(sites, { superAdmin: true }));
+    expect(name('b')).toBe('Beta');
+    expect(name('gone')).toBe('');
+    expect(name(null)).toBe('');
   });
 });
 

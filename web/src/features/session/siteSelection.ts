@@ -31,3 +31,11 @@ export function pathWithSite(path: string, siteId: string | undefined): string {
   params.set('site', siteId);
   return `${base}?${params.toString()}`;
 }
+
+/** A site's name by id ('' for an id the user has no site for). */
+export function siteNameLookup(
+  options: readonly SiteOption[],
+): (id: string | null | undefined) => string {
+  const names = new Map(options.map((o) => [o.id, o.name]));
+  return (id) => (id ? (names.get(id) ?? '') : '');
+}

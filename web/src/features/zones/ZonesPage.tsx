@@ -7,6 +7,8 @@ import { useLabels } from '../settings/queries';
 import { useDeleteZone, zonesListQuery } from './queries';
 import { formatAlertTime } from './zoneForm';
 
+const siteOf = (row: Zone) => row.site;
+
 export default function ZonesPage() {
   const perms = usePermissions();
   const labels = useLabels();
@@ -67,6 +69,7 @@ export default function ZonesPage() {
       onDelete={(z) => remove.mutateAsync(z._id)}
       emptyMessage="No zones found"
       testId="zones-list"
+      siteOf={siteOf}
     />
   );
 }
