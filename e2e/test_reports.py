@@ -2,6 +2,7 @@
 report configurations and custom report downloads."""
 
 import io
+import json
 import re
 import time
 from datetime import UTC, datetime, timedelta
@@ -10,9 +11,10 @@ from zoneinfo import ZoneInfo
 
 import openpyxl
 import pytest
-from playwright.sync_api import APIRequestContext, Download, Page, expect
+from playwright.sync_api import APIRequestContext, Browser, Download, Page, expect
 
 from e2e.conftest import (
+    DESKTOP,
     PRIYA,
     Console,
     create_site,
@@ -640,3 +642,113 @@ def test_report_configurations_on_a_phone(
     expect(mobile_page.get_by_role("button", name=LONG_NAME)).to_be_visible()
     expect(mobile_page.get_by_role("button", name="Crates")).to_be_visible()
     phone_shot(mobile_page, "reports-config-edit-phone")
+
+
+def far_timezone() -> str:
+    """A browser clock 13 hours from the site's (about noon): on another day than the site."""
+    offset = round(datetime.now(ZoneInfo(BROWSER_TIMEZONE)).utcoffset().total_seconds() / 3600)
+    other = offset + 13 if offset <= 1 else offset - 13
+    return f"Etc/GMT{-other:+d}"
+
+
+def site_clock(when: str) -> str:
+    """A server time as the Activity screen shows it on the site's clock."""
+    moment = datetime.fromisoformat(when.replace("Z", "+00:00")).astimezone(
+        ZoneInfo(BROWSER_TIMEZONE)
+    )
+    return moment.strftime("%I:%M:%S ") + moment.strftime("%p").lower()
+
+
+def test_a_browser_on_another_clock_sees_the_sites_times_and_its_zone(
+    browser: Browser, console: Console, admin_api: APIRequestContext, tracked: dict
+) -> None:
+    far = browser.new_context(base_url=console.url, viewport=DESKTOP, timezone_id=far_timezone())
+    far.set_default_timeout(10_000)
+    page = far.new_page()
+    assert page.evaluate("new Date().getDate()") != site_now().day
+    site = tracked["site"]
+    activity = admin_api.get(
+        "/api/eventsbything",
+        params={
+            "site": site,
+            "after": iso(site_now().replace(hour=0, minute=0, second=0, microsecond=0)),
+            "before": iso(datetime.now(UTC) + timedelta(minutes=1)),
+        },
+    ).json()
+    [pallet] = [t for t in activity if t["thingName"] == "Overdue Pallet"]
+    [day] = pallet["days"]
+
+    # Activity: today is the site's today, its times on the site's clock, the zone named.
+    open_signed_in(page, PRIYA, console.demo_password, f"/reports/events?site={site}")
+    expect(page.get_by_test_id("site-clock")).to_contain_text(f"times in {BROWSER_TIMEZONE}")
+    expect(page.get_by_role("group", name="Start Date")).to_contain_text(
+        site_now().strftime("%m/%d/%Y")
+    )
+    things = page.get_by_test_id("activity-thing")
+    expect(things).to_have_count(3)
+    things.filter(has_text="Overdue Pallet").click()
+    row = page.get_by_test_id("activity-day")
+    expect(row).to_contain_text(site_now().strftime("%Y/%m/%d"))
+    expect(row).to_contain_text(site_clock(day["firstSeen"]))
+    expect(row).to_contain_text(site_clock(day["lastSeen"]))
+    shot(page, "reports-activity-site-clock")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download XLSX").click()
+    workbook = openpyxl.load_workbook(io.BytesIO(info.value.path().read_bytes()))
+    sheet = workbook.worksheets[0]
+    header = [c.value for c in sheet[1]]
+    assert header[4:6] == [f"First Seen ({BROWSER_TIMEZONE})", f"Last Seen ({BROWSER_TIMEZONE})"]
+    [cells] = [r for r in sheet.iter_rows(min_row=2, values_only=True) if r[0] == "Overdue Pallet"]
+    assert cells[4].strftime("%I:%M:%S %p").lower() == site_clock(day["firstSeen"])
+    assert sheet.freeze_panes == "A2" and sheet.auto_filter.ref == f"A1:I{sheet.max_row}"
+    assert sheet.column_dimensions["E"].width >= len("2026-01-31 23:59:59")
+
+    # Exceptions: the site's clock too, in the list and its workbook; types in words.
+    exception = wait_for_exception(admin_api, site)
+    page.goto(f"/reports/exceptions?site={site}")
+    expect(page.get_by_test_id("site-clock")).to_contain_text(f"times in {BROWSER_TIMEZONE}")
+    moment = datetime.fromisoformat(exception["time"].replace("Z", "+00:00"))
+    shown = moment.astimezone(ZoneInfo(BROWSER_TIMEZONE))
+    text = shown.strftime("%Y/%m/%d %I:%M:%S ") + shown.strftime("%p").lower()
+    expect(
+        page.get_by_role("grid", name="Exceptions").get_by_role("row").filter(has_text=text)
+    ).to_contain_text("Zone time")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download XLSX").click()
+    rows = workbook_rows(info.value)
+    assert rows[0][:2] == (f"Time ({BROWSER_TIMEZONE})", "Type"), rows[0]
+    assert (shown.replace(tzinfo=None, microsecond=0), "Zone time") in [
+        (r[0].replace(microsecond=0), r[1]) for r in rows[1:]
+    ], rows
+    far.close()
+
+
+def test_a_report_of_format_json_downloads_json(
+    page: Page, console: Console, admin_api: APIRequestContext, tracked: dict
+) -> None:
+    name = unique("Dock JSON")
+    response = admin_api.post(
+        "/api/reportconfigs",
+        data={
+            "name": name,
+            "type": "reportTypeSeen",
+            "format": "json",
+            "site": tracked["site"],
+            "zones": [tracked["dock"]],
+            "headings": ["Name", "First Seen"],
+        },
+    )
+    assert response.ok, response.text()
+    config = response.json()
+    open_signed_in(
+        page, PRIYA, console.demo_password, f"/reports/{config['_id']}?site={tracked['site']}"
+    )
+    expect(page.get_by_test_id("site-clock")).to_have_text(BROWSER_TIMEZONE)
+    shot(page, "reports-custom-run-json")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download Report (.JSON)").click()
+    assert info.value.suggested_filename == f"{name}.json"
+    report = json.loads(info.value.path().read_text())
+    assert report["columns"] == ["Name", "First Seen"]
+    assert [r["Name"] for r in report["rows"]] == ["Overdue Pallet"]
+    assert report["summary"]["Time Zone"] == BROWSER_TIMEZONE

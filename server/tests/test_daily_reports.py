@@ -3,8 +3,12 @@ report mail, once each however many schedulers run."""
 
 import asyncio
 import io
+import json
 from datetime import UTC, date, datetime, time, timedelta
+from email.utils import parsedate_to_datetime
+from html import escape
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from openpyxl import load_workbook
 from sqlalchemy import select
@@ -16,7 +20,7 @@ from tagtrack.models import DailyRun, ReportConfig, Site, TrackingException
 from tagtrack.reports.daily import DailyJobs, daily_time_on
 from tests.database import database_with_org
 from tests.mailbox import deliver, smtp_server
-from tests.reporting import formats, org_with_floor, seconds, values
+from tests.reporting import formats, laid_out, org_with_floor, seconds, values
 from tests.tracking import Floor, epc
 from tests.tracking_api import created, set_state
 
@@ -135,6 +139,8 @@ async def mail_site(
         {"name": "Seen in receiving", "type": "reportTypeSeen", "email": True,
          "zones": [receiving.id], "headings": ["Name", "Tag", "Zone", "First Seen", "Events"]},
         {"name": "Categories", "type": "reportTypeCategories", "email": True},
+        {"name": "Seen as data", "type": "reportTypeSeen", "email": True, "format": "json",
+         "zones": [receiving.id], "headings": ["Name", "First Seen"]},
         {"name": "Not mailed", "type": "reportTypeNotSeen", "email": False},
     ):  # fmt: skip
         await created(await manager.post("/api/reportconfigs", json={**base, **body}))
@@ -168,35 +174,65 @@ async def test_daily_mail_carries_the_emailed_reports(
     assert "boss@example.com" in str(mail["To"])
     site_name = (await org.client("Viewer").get(f"/api/sites/{floor.site_id}")).json()["name"]
     assert str(mail["Subject"]) == f"TagTrack daily report: {site_name}, 2026-03-03"
+    # Dated when sent, on the site's clock (now: the run's own hour).
+    sent = parsedate_to_datetime(str(mail["Date"]))
+    assert abs(sent - datetime.now(UTC)) < timedelta(minutes=5)
+    assert sent.utcoffset() == ZoneInfo("Europe/Paris").utcoffset(sent.replace(tzinfo=None))
+    # The text and HTML summaries side by side, then the attachments.
+    assert mail.get_content_type() == "multipart/mixed"
+    [summary_part, *files] = mail.get_payload()
+    assert summary_part.get_content_type() == "multipart/alternative"
+    assert [p.get_content_type() for p in summary_part.get_payload()] == [
+        "text/plain",
+        "text/html",
+    ]
     parts = [p for p in mail.walk() if p.get_filename()]
+    assert parts == files
     assert [(p.get_filename(), p.get_content_type()) for p in parts] == [
         ("Categories.xlsx", XLSX_MEDIA_TYPE),
+        ("Seen as data.json", "application/json"),
         ("Seen in receiving.xlsx", XLSX_MEDIA_TYPE),
     ]
-    books = [load_workbook(io.BytesIO(p.get_payload(decode=True))) for p in parts]
+    assert json.loads(parts[1].get_payload(decode=True))["rows"] == [
+        {"Name": "Pallet jack", "First Seen": "2026-03-02T09:00:00"}
+    ]
+    books = [laid_out(load_workbook(io.BytesIO(p.get_payload(decode=True)))) for p in parts[::2]]
     assert values(books[0].worksheets[0]) == [
         ("Zone", "Category", "Count"),
         (receiving.name, "Tools", 1),
     ]
     seen, summary = books[1].worksheets
     assert values(seen) == [
-        ("Name", "Tag", "Zone", "First Seen", "Events"),
+        ("Name", "Tag", "Zone", "First Seen (Europe/Paris)", "Events"),
         ("Pallet jack", tag, receiving.name, datetime(2026, 3, 2, 9, 0), 1),
     ]
     assert formats(seen, 2, [4]) == ["yyyy-mm-dd hh:mm:ss"]
-    assert values(summary)[3:5] == [
+    assert values(summary)[3:6] == [
+        ("Time Zone", "Europe/Paris"),
         ("From", datetime(2026, 3, 2, 7, 30)),
         ("To", datetime(2026, 3, 3, 7, 30)),
     ]
-    [text] = [p for p in mail.walk() if p.get_content_type() == "text/plain"]
-    assert text.get_payload(decode=True).decode().splitlines()[2:] == [
+    # Exception types in the console's words, times named by their zone.
+    text, html = (p.get_payload(decode=True).decode() for p in summary_part.get_payload())
+    assert text.splitlines() == [
+        f"The daily report of {site_name} for 2026-03-03",
+        "From 2026-03-02 07:30 to 2026-03-03 07:30 (times in Europe/Paris).",
+        "",
         "Exceptions: 1",
-        "- processException: 1",
+        "- Processing: 1",
         "",
         "Attached:",
         "- Categories.xlsx",
+        "- Seen as data.json",
         "- Seen in receiving.xlsx",
     ]
+    for words in (
+        f"<h2>The daily report of {escape(site_name)} for 2026-03-03</h2>",
+        "From 2026-03-02 07:30 to 2026-03-03 07:30 (times in Europe/Paris).",
+        "<td>Processing</td><td align='right'>1</td>",
+        "<li>Seen as data.json</li>",
+    ):
+        assert words in html, (words, html)
 
 
 async def test_two_schedulers_send_the_daily_mail_once(
@@ -235,6 +271,7 @@ async def test_a_report_mail_waits_in_the_outbox_while_the_mail_server_is_away(
     [mail] = mailbox.to("ops@example.com")
     assert [p.get_filename() for p in mail.walk() if p.get_filename()] == [
         "Categories.xlsx",
+        "Seen as data.json",
         "Seen in receiving.xlsx",
     ]
 
@@ -260,6 +297,8 @@ async def test_demo_sites_mail_a_daily_report(tmp_path: Any) -> None:
         assert [p.get_filename() for p in mail.walk() if p.get_filename()] == [
             "Vehicles on the move.xlsx"
         ]
+        [text] = [p for p in mail.walk() if p.get_content_type() == "text/plain"]
+        assert f"(times in {site.timezone})" in text.get_payload(decode=True).decode()
 
 
 def test_daily_times_skipped_or_repeated_by_a_clock_change() -> None:

@@ -90,12 +90,14 @@ async def test_exceptions_list_detail_and_export(
     sheet = book.worksheets[0]
     site = (await viewer.get(f"/api/sites/{floor.site_id}")).json()["name"]
     assert values(sheet) == [
-        ("Time", "Type", "Message", "Name", "Tag", "Zone", "Duration", "Things", "Site"),
-        (datetime(2026, 3, 2, 7, 59), "processException", "the endpoint no longer exists",
+        ("Time (Europe/London)", "Type", "Message", "Name", "Tag", "Zone", "Duration",
+         "Things", "Site"),
+        # Types in the console's words.
+        (datetime(2026, 3, 2, 7, 59), "Processing", "the endpoint no longer exists",
          None, None, None, None, None, site),
-        (datetime(2026, 3, 2, 8, 5), "zoneTimeException", dwell["message"], "Chemical drum",
+        (datetime(2026, 3, 2, 8, 5), "Zone time", dwell["message"], "Chemical drum",
          drum_tag, quarantine.name, timedelta(minutes=7), None, site),
-        (datetime(2026, 3, 2, 9, 0), "inventoryThingsMissing", "Shortage of 3", None, None,
+        (datetime(2026, 3, 2, 9, 0), "Missing", "Shortage of 3", None, None,
          quarantine.name, None, "=1+2, Chemical drum", site),
     ]  # fmt: skip
     assert formats(sheet, 3, [1, 7]) == ["yyyy-mm-dd hh:mm:ss", "[h]:mm"]

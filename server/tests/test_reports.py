@@ -95,7 +95,8 @@ async def test_seen_report_rows_headings_and_summary(
     )
     table, summary = book.worksheets
     assert values(table) == [
-        tuple(headings),
+        ("Name", "Tag", "Zone", "First Seen (Europe/London)", "Last Seen (Europe/London)",
+         "Events"),
         ("Cart", s.tags["cart"], s.receiving.name, clock(1200), clock(1200), 1),
         ("Pallet jack", s.tags["jack"], s.receiving.name, clock(0), clock(600), 2),
         ("Pallet jack", s.tags["jack"], s.storage.name, clock(3600), clock(3600), 1),
@@ -105,6 +106,7 @@ async def test_seen_report_rows_headings_and_summary(
         ("Report", "Seen today"),
         ("Type", "Things seen in the zones during the period"),
         ("Site", await s.site_name()),
+        ("Time Zone", "Europe/London"),
         ("From", DAY_START.replace(tzinfo=None)),
         ("To", DAY_END.replace(tzinfo=None)),
         ("Zones", f"{s.receiving.name}, {s.storage.name}"),
@@ -125,6 +127,41 @@ async def test_seen_report_keeps_the_chosen_categories(
     assert values(book.worksheets[0]) == [("Name", "Categories"), ("Cart", "Carts")]
 
 
+async def test_a_report_of_format_json_is_json(
+    org_factory: Any, sessionmaker: Any, settings: Any, anonymous: Any
+) -> None:
+    s = await shop(org_factory, sessionmaker, settings, anonymous)
+    headings = ["Name", "Zone", "First Seen", "Events"]
+    config = await s.config(
+        "Seen as data", "reportTypeSeen", format="json", zones=[s.storage.id], headings=headings
+    )
+    response = await s.manager().get(f"/api/reports/{config['_id']}", params=PERIOD)
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "application/json"
+    assert 'filename="Seen as data.json"' in response.headers["content-disposition"]
+    assert response.json() == {
+        "title": "Seen as data",
+        "columns": headings,
+        # Times on the site's clock, which the summary names.
+        "rows": [
+            {"Name": "Pallet jack", "Zone": s.storage.name,
+             "First Seen": clock(3600).isoformat(), "Events": 1},
+        ],
+        "summary": {
+            "Report": "Seen as data",
+            "Type": "Things seen in the zones during the period",
+            "Site": await s.site_name(),
+            "Time Zone": "Europe/London",
+            "From": "2026-03-02T00:00:00",
+            "To": "2026-03-03T00:00:00",
+            "Zones": s.storage.name,
+            "Categories": "All categories",
+            "Rows": 1,
+            "Things": 1,
+        },
+    }  # fmt: skip
+
+
 async def test_not_seen_report_lists_things_last_seen_before_the_period(
     org_factory: Any, sessionmaker: Any, settings: Any, anonymous: Any
 ) -> None:
@@ -136,7 +173,8 @@ async def test_not_seen_report_lists_things_last_seen_before_the_period(
     table, summary = book.worksheets
     # The unknown tag, also last read before the period, is left out.
     assert values(table) == [
-        ("Name", "Serial", "Tag", "Class", "Categories", "Zone", "Last Seen", "Current Zone"),
+        ("Name", "Serial", "Tag", "Class", "Categories", "Zone", "Last Seen (Europe/London)",
+         "Current Zone"),
         ("Drill", None, s.tags["drill"], "item", "Tools", s.receiving.name,
          datetime(2026, 3, 1, 8, 0), s.receiving.name),
     ]  # fmt: skip
@@ -389,7 +427,8 @@ async def test_activity_groups_reads_by_thing_and_site_day(
     )
     sheet = book.worksheets[0]
     assert values(sheet) == [
-        ("Name", "Tag", "Class", "Day", "First Seen", "Last Seen", "Hours", "Events", "Reads"),
+        ("Name", "Tag", "Class", "Day", "First Seen (America/New_York)",
+         "Last Seen (America/New_York)", "Hours", "Events", "Reads"),
         ("Cart", cart_tag, "worker", datetime(2026, 3, 3), datetime(2026, 3, 3, 10),
          datetime(2026, 3, 3, 10), timedelta(0), 1, 1),
         ("Pallet jack", jack_tag, "item", datetime(2026, 3, 2), datetime(2026, 3, 2, 8),
@@ -399,6 +438,16 @@ async def test_activity_groups_reads_by_thing_and_site_day(
     ]  # fmt: skip
     assert formats(sheet, 3, [4, 5, 7]) == ["yyyy-mm-dd", DATES, "[h]:mm"]
     assert nanoseconds(timedelta(hours=15.5)) == 31 * hour // 2
+    # All sites, on two clocks: each row on its site's, named in a column of its own.
+    everywhere = xlsx(
+        await org.client("Viewer").get("/api/eventsbything/export", params={**period, "site": ""}),
+        "activity.xlsx",
+    ).worksheets[0]
+    assert values(everywhere)[0] == (
+        "Name", "Tag", "Class", "Day", "First Seen (site time)", "Last Seen (site time)",
+        "Hours", "Events", "Reads", "Time Zone",
+    )  # fmt: skip
+    assert values(everywhere)[1:] == [(*row, "America/New_York") for row in values(sheet)[1:]]
     stranger = (await org_factory()).client("Viewer")
     # Another organisation's site shows nothing of it.
     assert (await stranger.get("/api/eventsbything", params=period)).json() == []

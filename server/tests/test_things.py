@@ -11,6 +11,7 @@ from openpyxl import load_workbook
 
 from tests.conftest import Org
 from tests.helpers import OTHER_ID, assert_error, signed_in_user
+from tests.reporting import laid_out
 from tests.tracking_api import make_endpoint, make_thing, make_zone, set_state, thing_body
 
 UNSET = "0001-01-01T00:00:00Z"
@@ -472,7 +473,12 @@ async def test_export_holds_exactly_the_list_rows(org_factory, sessionmaker) -> 
     assert drill_row["Serial No."] == "D-1" and drill_row["Tag 1"] == "D1"
     assert drill_row["Tags"] == "D2, D3" and drill_row["Categories"] == "Tools"
     assert drill_row["Zone"] == "Workshop" and drill_row["Id"] == drill["_id"]
-    assert drill_row["Last Event"] == datetime(2026, 3, 2, 8, 0)
+    # Things of several sites are on no one site's clock: their times are in UTC, and say so.
+    assert drill_row["Last Event (UTC)"] == datetime(2026, 3, 2, 8, 0)
+    assert header[13:17] == [
+        "Last Event (UTC)", "Last Zone Time (UTC)", "Created (UTC)", "Modified (UTC)"
+    ]  # fmt: skip
+    laid_out(load_workbook(io.BytesIO(response.content)))
     assert rows[3][0] == "=1+1"  # text, not a formula
     # Search narrows the export exactly like the list.
     searched = rows_of(await admin.get("/api/things/export", params={"site": a, "search": "saw"}))

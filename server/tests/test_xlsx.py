@@ -17,7 +17,7 @@ import pytest
 from openpyxl import load_workbook
 from openpyxl.workbook import Workbook
 
-from tagtrack.kit.xlsx import Cell, TableFile, XlsxFile, sheet_title
+from tagtrack.kit.xlsx import SAMPLE_ROWS, Cell, TableFile, XlsxFile, sheet_title
 from tests.reporting import formats, values
 from tests.tracking import T0
 
@@ -238,3 +238,61 @@ async def test_a_large_workbook_is_written_in_constant_memory() -> None:
         ("Pallet jack PJ-001", "E2801160000001A1B2C3D4E5", "Receiving", T0.replace(tzinfo=None),
          timedelta(hours=2), rows // len(chunk) - 1),
     ]  # fmt: skip
+
+
+async def test_columns_fit_their_content_and_the_header_is_frozen_and_filtered() -> None:
+    many = SAMPLE_ROWS + 500
+    async with TableFile(
+        "tagtrack-test-",
+        "Visits",
+        ["Name", "When", "Day", "Hours", "Count", "Note", "Later"],
+        [None, None, None, None, None, None, datetime],
+    ) as sheet:
+        first: list[Cell] = [
+            "Pallet jack", datetime(2026, 3, 2, 8), date(2026, 3, 2), timedelta(hours=123456),
+            7, "x" * 200, None,
+        ]  # fmt: skip
+        await sheet.append([first])
+        await sheet.append(
+            [["A", None, None, None, 1, "wide\n中文中文中文中文中文中文", None]] * many
+        )
+        # Past the first rows the widths are set: a later date still fits, by its kind.
+        await sheet.append([["B", None, None, None, 2, "y" * 500, datetime(2026, 3, 3)]])
+        sheet.add_pairs("Summary", [("From", datetime(2026, 3, 2)), ("Rows", many + 2)])
+        content = await sheet.finish_bytes()
+    workbook = book(content)
+    visits, summary = workbook.worksheets
+    widths = {letter: d.width for letter, d in visits.column_dimensions.items()}
+    assert widths["A"] == pytest.approx(13)  # "Pallet jack" and a margin
+    assert widths["B"] == pytest.approx(21) and widths["G"] == pytest.approx(21)
+    assert widths["C"] == pytest.approx(12)  # 2026-03-02, or the bold header "Day"
+    assert widths["D"] == pytest.approx(11)  # 123456:00
+    assert widths["E"] == pytest.approx(10)  # the bold "Count" and its filter button
+    assert widths["F"] == pytest.approx(60)  # long text is cut at the column's edge
+    assert visits.freeze_panes == "A2"
+    assert visits.auto_filter.ref == f"A1:G{many + 3}"
+    assert [c.font.b for c in visits[1]] == [True] * 7
+    # A table of pairs has no header: its widths fit, nothing is frozen or filtered.
+    assert {k: d.width for k, d in summary.column_dimensions.items()} == {"A": 8.43, "B": 21}
+    assert summary.freeze_panes is None and summary.auto_filter.ref is None
+    # Excel and LibreOffice read the filter's range from a hidden name too.
+    with zipfile.ZipFile(io.BytesIO(content)) as archive:
+        names = ElementTree.fromstring(archive.read("xl/workbook.xml")).find(f"{MAIN}definedNames")
+    assert names is not None
+    assert [(n.get("name"), n.get("localSheetId"), n.text) for n in names] == [
+        ("_xlnm._FilterDatabase", "0", f"'Visits'!$A$1:$G${many + 3}")
+    ]
+    # <cols> and the frozen pane come before the rows, the filter after them.
+    xml = sheet_xml(content)
+    assert xml.index("<sheetViews>") < xml.index("<cols>") < xml.index("<sheetData>")
+    assert xml.index("</sheetData>") < xml.index("<autoFilter")
+
+
+async def test_a_sheet_of_only_a_header_or_of_nothing_opens() -> None:
+    workbook = book(await table([], ("Name", "First Seen")))
+    sheet = workbook.worksheets[0]
+    assert values(sheet) == [("Name", "First Seen")]
+    assert sheet.auto_filter.ref == "A1:B1" and sheet.freeze_panes == "A2"
+    async with XlsxFile("tagtrack-test-") as empty:
+        content = await empty.finish_bytes()
+    assert values(book(content).worksheets[0]) == []

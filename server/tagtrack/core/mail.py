@@ -3,8 +3,9 @@
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from email.message import EmailMessage
-from email.utils import make_msgid
+from email.utils import format_datetime, make_msgid
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -36,14 +37,25 @@ class Mailer:
         self.starttls = options.get("starttls", ["false"])[0].lower() == "true"
 
     def compose(
-        self, to: list[str], subject: str, text: str, attachments: Sequence[Attachment] = ()
+        self,
+        to: list[str],
+        subject: str,
+        text: str,
+        attachments: Sequence[Attachment] = (),
+        *,
+        html: str | None = None,
+        date: datetime | None = None,
     ) -> EmailMessage:
+        """A dated message: the text, an HTML alternative if given, then the attachments."""
         message = EmailMessage()
         message["From"] = self.sender
         message["To"] = ", ".join(to)
         message["Subject"] = subject
+        message["Date"] = format_datetime(date or datetime.now(UTC))
         message["Message-ID"] = make_msgid(domain="tagtrack")
         message.set_content(text)
+        if html is not None:
+            message.add_alternative(html, subtype="html")
         for attachment in attachments:
             main, sub = attachment.media_type.split("/", 1)
             message.add_attachment(

@@ -11,6 +11,7 @@ from tagtrack.core.ids import UNKNOWN_THING_ID, is_id
 from tagtrack.exceptions.export import ExceptionSheet
 from tagtrack.exceptions.repository import SORTABLE, ExceptionRepository
 from tagtrack.exceptions.schemas import ExceptionDetail, ExceptionRead, ExceptionThing
+from tagtrack.kit.xlsx import clock_of
 from tagtrack.lookups.tracking import or_unset, sites_in_scope
 
 
@@ -93,7 +94,8 @@ class ExceptionService:
     ) -> AsyncIterator[bytes]:
         """Every exception of the period, oldest first, as XLSX (streamed from a temp file)."""
         scope = sites_in_scope(principal, site)
-        async with ExceptionSheet() as sheet:
+        clock = clock_of(await self.repository.timezones(principal.org_id, scope))
+        async with ExceptionSheet(clock) as sheet:
             async for rows in self.repository.in_order(principal.org_id, scope, after, before):
                 ids = sorted({t for row in rows for t in row.TrackingException.multiple_things})
                 await sheet.write(rows, await self.repository.things(principal.org_id, ids))

@@ -3,10 +3,11 @@
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Select
+from sqlalchemy import Select, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.models.base import Base
+from tagtrack.models.site import Site
 
 M = TypeVar("M", bound=Base)
 
@@ -28,6 +29,13 @@ class Repository(Generic[M]):
 
     async def exists(self, stmt: Select[Any]) -> bool:
         return (await self.session.execute(stmt.limit(1))).first() is not None
+
+    async def timezones(self, org_id: str, site_ids: Sequence[str] | None) -> list[str]:
+        """The time zones of these sites (None: every site of the organisation), sorted."""
+        stmt = select(Site.timezone).distinct().where(Site.org_id == org_id)
+        if site_ids is not None:
+            stmt = stmt.where(Site.id.in_(list(site_ids)))
+        return sorted((await self.session.execute(stmt)).scalars())
 
     async def chunks(self, stmt: Select[Any], size: int) -> AsyncIterator[Sequence[Any]]:
         """The rows of a long query a chunk at a time, fetched as they are read (exports)."""

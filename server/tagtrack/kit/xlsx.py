@@ -9,6 +9,7 @@ import operator
 import os
 import re
 import tempfile
+import unicodedata
 import zipfile
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from datetime import date, datetime, timedelta
@@ -43,6 +44,24 @@ def wall_clock(value: datetime | None, timezone: str) -> datetime | None:
     return value.astimezone(ZoneInfo(timezone)).replace(tzinfo=None)
 
 
+# Times of several sites: each row on its own site's clock, named in a column of its own.
+SITE_CLOCK = "site time"
+TIME_ZONE = "Time Zone"
+
+
+def clock_of(zones: Sequence[str]) -> str:
+    """The clock a workbook's times are on: the one time zone of its sites, or each site's."""
+    return zones[0] if len(zones) == 1 else SITE_CLOCK
+
+
+def clock_headers(headers: Iterable[str], timed: Iterable[str], clock: str) -> list[str]:
+    """Headers naming the clock in each time column's ("First Seen (Europe/Amsterdam)"),
+    and a Time Zone column last when the rows are on several sites' clocks."""
+    times = set(timed)
+    named = [f"{h} ({clock})" if h in times else h for h in headers]
+    return [*named, TIME_ZONE] if clock == SITE_CLOCK else named
+
+
 # Cell formats, the indexes of cellXfs in STYLES.
 BOLD, DATE_TIME, DAY, DURATION = 1, 2, 3, 4
 EPOCH = datetime(1899, 12, 30)  # Excel's day 0 (serials are right from 1900-03-01)
@@ -50,6 +69,14 @@ EPOCH_DAY = EPOCH.toordinal()
 ONE_DAY = timedelta(days=1)
 MAX_COLUMNS = 16_384
 MAX_ROWS = 1_048_576
+# Column widths are fitted to the header and to the rows up to this one: <cols> comes before
+# the rows in the sheet, so the rows wait in memory until then.
+SAMPLE_ROWS = 1000
+# Widths in characters of the default font's digits: a cell's characters, a margin, room
+# for a header's filter button, and bounds (long text is cut at the column's edge instead).
+MARGIN, FILTER_BUTTON, MIN_WIDTH, MAX_WIDTH = 2.0, 2.5, 8.43, 60.0
+# What Excel shows of each typed value, in characters (its formats in STYLES).
+SHOWN_CHARACTERS: dict[type, int] = {bool: 5, datetime: 19, date: 10, timedelta: 7}
 
 
 def _letters(column: int) -> str:
@@ -158,30 +185,116 @@ def _row(number: int, cells: Sequence[object]) -> str:
     return template.format(str(number), *map(operator.call, values, cells))
 
 
-class Sheet:
-    """A worksheet being written: rows go in order, straight into its zip member."""
+def _characters(value: object) -> int:
+    """About how many characters wide a cell's value shows."""
+    if isinstance(value, str):
+        return max(map(_text_width, value.splitlines() or [""]))
+    if isinstance(value, timedelta):
+        hours = int(max(value, timedelta(0)) // timedelta(hours=1))
+        return len(str(hours)) + 3
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return min(len(repr(value)), 11)  # General shows at most 11 characters
+    return next((n for kind, n in SHOWN_CHARACTERS.items() if isinstance(value, kind)), 0)
 
-    def __init__(self, member: IO[bytes], number: int, title: str) -> None:
+
+def _text_width(line: str) -> int:
+    if line.isascii():
+        return len(line)
+    # East Asian wide characters take two digits' room.
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+
+
+class Sheet:
+    """A worksheet being written: rows go in order into its zip member, the first ones
+    once their column widths are known. A header row is bold, frozen and filtered."""
+
+    def __init__(
+        self, member: IO[bytes], number: int, title: str, kinds: Sequence[type | None] = ()
+    ) -> None:
         self.member = member
         self.number = number
         self.title = title
         self.rows = 0
-        member.write(f"{XML}<worksheet {SHEET_NS}><sheetData>".encode())
+        self.header = False
+        self.columns = 0
+        # Widths in characters; a column's declared type sets its least width, so a column
+        # empty in the first rows still shows its later dates.
+        self.widths = [float(SHOWN_CHARACTERS.get(kind, 0) if kind else 0) for kind in kinds]
+        self.waiting: list[bytes] | None = []
 
-    def write(self, rows: Iterable[Sequence[Cell]]) -> None:
+    def write(self, rows: Iterable[Sequence[Cell]], *, header: bool = False) -> None:
         """The next rows, typed cells each; text is always written as text."""
         if self.member.closed:
             raise ValueError(f"Sheet {self.title!r} is finished: a later one was added")
+        if self.waiting is not None:
+            rows = list(rows)
+            self._measure(rows[: SAMPLE_ROWS - self.rows], header)
         first = self.rows + 1
         xml = [_row(number, cells) for number, cells in enumerate(rows, first)]
         # Excel shows no more rows: the rest are left out (as before).
         del xml[MAX_ROWS - self.rows :]
         self.rows += len(xml)
-        self.member.write("".join(xml).encode("utf-8"))
+        data = "".join(xml).encode("utf-8")
+        if self.waiting is None:
+            self.member.write(data)
+            return
+        self.waiting.append(data)
+        if self.rows >= SAMPLE_ROWS:
+            self._start()
+
+    def _measure(self, rows: Sequence[Sequence[Cell]], header: bool) -> None:
+        extra = FILTER_BUTTON if header else 0.0
+        for cells in rows:
+            self.columns = max(self.columns, len(cells))
+            if len(self.widths) < len(cells):
+                self.widths += [0.0] * (len(cells) - len(self.widths))
+            for column, value in enumerate(cells):
+                characters = _characters(value)
+                if characters:
+                    # Bold is about a tenth wider.
+                    width = characters * 1.1 + extra if header else float(characters)
+                    self.widths[column] = max(self.widths[column], width)
+        if header:
+            self.header = True
+
+    def _start(self) -> None:
+        """The sheet's start (frozen header, column widths) and the rows that waited."""
+        waiting, self.waiting = self.waiting or [], None
+        view = (
+            '<sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" '
+            'activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" '
+            'activeCell="A2" sqref="A2"/></sheetView></sheetViews>'
+            if self.header
+            else ""
+        )
+        cols = "".join(
+            f'<col min="{n}" max="{n}" width="{min(MAX_WIDTH, max(MIN_WIDTH, w + MARGIN)):.2f}"'
+            ' customWidth="1"/>'
+            for n, w in enumerate(self.widths, 1)
+            if w
+        )
+        self.member.write(
+            f"{XML}<worksheet {SHEET_NS}>{view}"
+            f'<sheetFormatPr defaultRowHeight="15"/>{f"<cols>{cols}</cols>" if cols else ""}'
+            "<sheetData>".encode()
+        )
+        for data in waiting:
+            self.member.write(data)
+
+    @property
+    def filter_range(self) -> str | None:
+        """The header and the rows below it, when the sheet has a header."""
+        if not self.header or not self.columns:
+            return None
+        return f"A1:{COLUMNS[self.columns - 1]}{max(self.rows, 1)}"
 
     def close(self) -> None:
         if not self.member.closed:
-            self.member.write(b"</sheetData></worksheet>")
+            if self.waiting is not None:
+                self._start()
+            ref = self.filter_range
+            end = f'<autoFilter ref="{ref}"/>' if ref else ""
+            self.member.write(f"</sheetData>{end}</worksheet>".encode())
             self.member.close()
 
 
@@ -219,9 +332,12 @@ class XlsxFile:
         self.zip.writestr("xl/styles.xml", STYLES)
         self.sheets: list[Sheet] = []
 
-    def add_sheet(self, title: str, headers: Sequence[str] = ()) -> Sheet:
-        """A new worksheet, with a bold header row if headers are given; the rows then
-        follow it in order."""
+    def add_sheet(
+        self, title: str, headers: Sequence[str] = (), kinds: Sequence[type | None] = ()
+    ) -> Sheet:
+        """A new worksheet, with a bold, frozen and filtered header row if headers are
+        given; the rows then follow it in order. `kinds` are the columns' cell types where
+        known (datetime, timedelta...), so that their widths fit them from the start."""
         if self.sheets:
             self.sheets[-1].close()
         number = len(self.sheets) + 1
@@ -229,10 +345,11 @@ class XlsxFile:
             self.zip.open(f"xl/worksheets/sheet{number}.xml", "w"),
             number,
             sheet_title(title, (s.title for s in self.sheets)),
+            kinds,
         )
         self.sheets.append(sheet)
         if headers:
-            sheet.write([[Bold(h) for h in headers]])
+            sheet.write([[Bold(h) for h in headers]], header=True)
         return sheet
 
     def add_pairs(self, title: str, pairs: Sequence[tuple[str, Cell]]) -> None:
@@ -248,10 +365,18 @@ class XlsxFile:
             f'<sheet name={quoteattr(s.title)} sheetId="{s.number}" r:id="rId{s.number}"/>'
             for s in self.sheets
         )
+        # Excel and LibreOffice keep a filter's range in this hidden name too.
+        filters = "".join(
+            f'<definedName name="_xlnm._FilterDatabase" localSheetId="{s.number - 1}" '
+            f'hidden="1">{_escape(_quoted(s.title))}!{_absolute(ref)}</definedName>'
+            for s in self.sheets
+            if (ref := s.filter_range)
+        )
+        names = f"<definedNames>{filters}</definedNames>" if filters else ""
         self.zip.writestr(
             "xl/workbook.xml",
             f"{XML}<workbook {SHEET_NS}><bookViews><workbookView/></bookViews>"
-            f"<sheets>{sheets}</sheets></workbook>",
+            f"<sheets>{sheets}</sheets>{names}</workbook>",
         )
         relations = "".join(
             f'<Relationship Id="rId{s.number}" Type="{RELATIONS}/worksheet" '
@@ -276,7 +401,7 @@ class XlsxFile:
         """Close the workbook; stream its bytes (the file is unlinked once opened)."""
         await asyncio.to_thread(self._close)
         handle = await asyncio.to_thread(self.path.open, "rb")
-        return _stream(handle)
+        return stream_file(handle)
 
     async def finish_bytes(self) -> bytes:
         """Close the workbook and read it whole (for a mail attachment)."""
@@ -298,12 +423,30 @@ class XlsxFile:
         self.path.unlink(missing_ok=True)
 
 
+def _quoted(title: str) -> str:
+    return "'" + title.replace("'", "''") + "'"
+
+
+def _absolute(ref: str) -> str:
+    return re.sub(r"([A-Z]+)(\d+)", r"$\1$\2", ref)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 class TableFile(XlsxFile):
     """A workbook whose first sheet is one table, appended to chunk by chunk."""
 
-    def __init__(self, prefix: str, title: str, headers: Sequence[str]) -> None:
+    def __init__(
+        self,
+        prefix: str,
+        title: str,
+        headers: Sequence[str],
+        kinds: Sequence[type | None] = (),
+    ) -> None:
         super().__init__(prefix)
-        self.table = self.add_sheet(title, headers)
+        self.table = self.add_sheet(title, headers, kinds)
 
     @property
     def rows(self) -> int:
@@ -314,7 +457,7 @@ class TableFile(XlsxFile):
         await asyncio.to_thread(self.table.write, rows)
 
 
-async def _stream(handle: BinaryIO) -> AsyncIterator[bytes]:
+async def stream_file(handle: BinaryIO) -> AsyncIterator[bytes]:
     try:
         while chunk := await asyncio.to_thread(handle.read, CHUNK_BYTES):
             yield chunk

@@ -13,20 +13,23 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from email.message import EmailMessage
+from html import escape
 from zoneinfo import ZoneInfo
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.core.logging import get_logger
-from tagtrack.core.mail import Attachment
-from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
+from tagtrack.core.mail import Attachment, Mailer
+from tagtrack.exceptions.export import type_name
 from tagtrack.mail.service import Outbox
 from tagtrack.models import Site, TrackingException
 from tagtrack.models.base import utcnow
 from tagtrack.reports.repository import DailyRepository, ReportRepository
-from tagtrack.reports.service import ReportRunner, file_name
+from tagtrack.reports.service import FILE_TYPES, ReportRunner, file_name
 
 log = get_logger("tagtrack.reports")
 
@@ -81,11 +84,87 @@ def inventory_findings(
     return findings
 
 
+NO_ATTACHMENT = "No report of this site is set to be mailed."
 MESSAGES = {
     MISSING: "Shortage of {n}",
     UNEXPECTED: "Overage of {n}",
     ELSEWHERE: "{n} expected in another zone",
 }
+
+
+@dataclass(frozen=True)
+class DailySummary:
+    """What a site's daily mail says: its day, the period, exceptions by type, the files."""
+
+    site: Site
+    day: date
+    since: datetime
+    due: datetime
+    counts: Sequence[tuple[str, int]]
+    attachments: Sequence[Attachment]
+
+    def on_site_clock(self, moment: datetime) -> str:
+        return moment.astimezone(ZoneInfo(self.site.timezone)).strftime("%Y-%m-%d %H:%M")
+
+    def lines(self) -> list[str]:
+        """The summary's paragraphs; the first is the heading."""
+        return [
+            f"The daily report of {self.site.name} for {self.day.isoformat()}",
+            f"From {self.on_site_clock(self.since)} to {self.on_site_clock(self.due)} "
+            f"(times in {self.site.timezone}).",
+        ]
+
+    @property
+    def total(self) -> int:
+        return sum(n for _, n in self.counts)
+
+
+def _text(summary: DailySummary) -> str:
+    lines = [*summary.lines(), "", f"Exceptions: {summary.total}"]
+    lines += [f"- {type_name(kind)}: {n}" for kind, n in summary.counts]
+    if summary.attachments:
+        lines += ["", "Attached:", *(f"- {a.filename}" for a in summary.attachments)]
+    else:
+        lines += ["", NO_ATTACHMENT]
+    return "\n".join(lines) + "\n"
+
+
+def _html(summary: DailySummary) -> str:
+    heading, period = (escape(line) for line in summary.lines())
+    rows = "".join(
+        f"<tr><td>{escape(type_name(kind))}</td><td align='right'>{n}</td></tr>"
+        for kind, n in summary.counts
+    )
+    table = (
+        f"<table cellpadding='4'><tr><th align='left'>Exception</th><th>Count</th></tr>{rows}"
+        f"<tr><td><b>Total</b></td><td align='right'><b>{summary.total}</b></td></tr></table>"
+    )
+    files = (
+        "<p>Attached:</p><ul>"
+        + "".join(f"<li>{escape(a.filename)}</li>" for a in summary.attachments)
+        + "</ul>"
+        if summary.attachments
+        else f"<p>{escape(NO_ATTACHMENT)}</p>"
+    )
+    return (
+        f"<!DOCTYPE html><html><body style='font-family: sans-serif'><h2>{heading}</h2>"
+        f"<p>{period}</p><h3>Exceptions: {summary.total}</h3>{table if rows else ''}"
+        f"{files}</body></html>\n"
+    )
+
+
+def daily_message(mailer: Mailer, summary: DailySummary, now: datetime) -> EmailMessage:
+    """The daily report mail of a site: dated on the site's clock, a text and an HTML
+    summary, the reports attached."""
+    site = summary.site
+    return mailer.compose(
+        list(site.report_emails),
+        f"TagTrack daily report: {site.name}, {summary.day.isoformat()}",
+        _text(summary),
+        summary.attachments,
+        html=_html(summary),
+        date=now.astimezone(ZoneInfo(site.timezone)),
+    )
 
 
 class DailyJobs:
@@ -144,14 +223,10 @@ class DailyJobs:
             since = daily_time_on(day - timedelta(days=1), site.report_daily_time, site.timezone)
             attachments = await self._attachments(ReportRepository(session), site, since, due)
             counts = await daily.exception_counts(site, since, due)
+            summary = DailySummary(site, day, since, due, counts, attachments)
             # Queued with the claim: the report is mailed once, whenever the server takes it.
-            await Outbox(session, self.settings).queue(
-                site.org_id,
-                list(site.report_emails),
-                f"TagTrack daily report: {site.name}, {day.isoformat()}",
-                self._text(site, day, counts, [a.filename for a in attachments]),
-                attachments,
-            )
+            outbox = Outbox(session, self.settings)
+            await outbox.queue_message(site.org_id, daily_message(outbox.mailer, summary, utcnow()))
 
     @staticmethod
     async def _attachments(
@@ -161,28 +236,16 @@ class DailyJobs:
         attachments: list[Attachment] = []
         names: set[str] = set()
         for config in await reports.emailed(site):
-            async with runner.sheet(config) as sheet:
+            async with runner.sheet(config, site) as sheet:
                 await runner.fill(sheet, config, site, since, due)
                 content = await sheet.finish_bytes()
-            name = file_name(config.name)
+            name = file_name(config.name, config.format)
+            extension, media_type = FILE_TYPES[config.format]
             if name in names:
-                name = f"{name.removesuffix('.xlsx')} {config.id}.xlsx"
+                name = f"{name.removesuffix(extension)} {config.id}{extension}"
             names.add(name)
-            attachments.append(Attachment(name, content, XLSX_MEDIA_TYPE))
+            attachments.append(Attachment(name, content, media_type))
         return attachments
-
-    @staticmethod
-    def _text(
-        site: Site, day: date, counts: Sequence[tuple[str, int]], files: Sequence[str]
-    ) -> str:
-        lines = [f"The daily report of {site.name} for {day.isoformat()} (the last 24 hours)."]
-        total = sum(n for _, n in counts)
-        lines += ["", f"Exceptions: {total}", *(f"- {kind}: {n}" for kind, n in counts)]
-        if files:
-            lines += ["", "Attached:", *(f"- {name}" for name in files)]
-        else:
-            lines += ["", "No report of this site is set to be mailed."]
-        return "\n".join(lines) + "\n"
 
     async def run(self) -> None:
         while True:

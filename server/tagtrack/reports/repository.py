@@ -280,11 +280,17 @@ class ReportRepository(Repository[ReportConfig]):
         return self.chunks(self._activity(org_id, site_ids, after, before, columns), CHUNK)
 
     def activity_cells(
-        self, org_id: str, site_ids: Sequence[str] | None, after: datetime, before: datetime
+        self,
+        org_id: str,
+        site_ids: Sequence[str] | None,
+        after: datetime,
+        before: datetime,
+        with_zone: bool = False,
     ) -> AsyncIterator[Sequence[Any]]:
         """The Activity export's rows as its cells: Name, Tag, Class, Day, First Seen and
-        Last Seen on the thing's site's clock, Hours, Events, Reads. The database puts the
-        times on the site clock: in Python that took longer than writing the cells."""
+        Last Seen on the thing's site's clock, Hours, Events, Reads, and with_zone the
+        site's time zone. The database puts the times on the site clock: in Python that
+        took longer than writing the cells."""
 
         def columns(per_day: Subquery) -> list[Any]:
             first, last = per_day.c.first_seen, per_day.c.last_seen
@@ -292,7 +298,7 @@ class ReportRepository(Repository[ReportConfig]):
                 Thing.name, SHOWN_TAG, Thing.thing_class, per_day.c.day,
                 func.timezone(Site.timezone, first), func.timezone(Site.timezone, last),
                 func.greatest(last - first, literal(timedelta(0))), per_day.c.events,
-                cast(per_day.c.reads, BigInteger),
+                cast(per_day.c.reads, BigInteger), *([Site.timezone] if with_zone else []),
             ]  # fmt: skip
 
         stmt = self._activity(org_id, site_ids, after, before, columns)

@@ -8,6 +8,7 @@ from tagtrack.auth.dependencies import SignedIn, allowed
 from tagtrack.auth.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.kit.jsontable import JSON_MEDIA_TYPE
 from tagtrack.kit.lists import Listing, set_total
 from tagtrack.kit.schemas import UtcDateTime
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
@@ -39,10 +40,12 @@ XLSX_RESPONSE: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _xlsx(content: AsyncIterator[bytes], filename: str) -> StreamingResponse:
+def _file(
+    content: AsyncIterator[bytes], filename: str, media_type: str = XLSX_MEDIA_TYPE
+) -> StreamingResponse:
     return StreamingResponse(
         content,
-        media_type=XLSX_MEDIA_TYPE,
+        media_type=media_type,
         headers={"Content-Disposition": f'attachment; filename="{filename}"'},
     )
 
@@ -108,21 +111,32 @@ async def adhoc_report(
     (format excel, sheets 'Zone Categories' with Zone, Category, Count and 'Summary')."""
     if body.format == "json":
         return await service.adhoc_json(principal, body)
-    return _xlsx(await service.adhoc_xlsx(principal, body), "report.xlsx")
+    return _file(await service.adhoc_xlsx(principal, body), "report.xlsx")
 
 
-@router.get("/reports/{config_id}", response_class=StreamingResponse, responses=XLSX_RESPONSE)
+@router.get(
+    "/reports/{config_id}",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {XLSX_MEDIA_TYPE: {}, JSON_MEDIA_TYPE: {}},
+            "description": "An XLSX workbook or a JSON document, by the report's format",
+        }
+    },
+)
 async def run_report(
     config_id: str, principal: SignedIn, service: Service, after: After, before: Before
 ) -> StreamingResponse:
-    """The configured report over the period as XLSX, times on the site's clock. First sheet:
+    """The configured report over the period in its format, times on the site's clock (the
+    time columns' headers name its time zone). Format excel: an XLSX workbook; format json:
+    {"title", "columns", "rows": [{heading: value}], "summary": {label: value}}. The table:
     the configuration's headings (all of the type's when none); reportTypeSeen has a row per
     thing and zone read there in the period, reportTypeNotSeen a row per thing whose last
     read in the zones is before `after`, reportTypeCategories a row per zone and category
-    (things now in the zone). Second sheet 'Summary': report, type, site, period, zones,
-    categories, rows and the number of things (or the total count)."""
-    filename, content = await service.run(principal, config_id, after, before)
-    return _xlsx(content, filename)
+    (things now in the zone). The 'Summary' (second sheet): report, type, site, time zone,
+    period, zones, categories, rows and the number of things (or the total count)."""
+    filename, media_type, content = await service.run(principal, config_id, after, before)
+    return _file(content, filename, media_type)
 
 
 @router.get("/eventsbything", response_model=list[ActivityThing])
@@ -142,4 +156,4 @@ async def export_events_by_thing(
 ) -> StreamingResponse:
     """The Activity report as activity.xlsx: a row per thing and day with Name, Tag, Class,
     Day, First Seen, Last Seen (site clock), Hours ([h]:mm), Events, Reads."""
-    return _xlsx(await service.activity_xlsx(principal, site, after, before), "activity.xlsx")
+    return _file(await service.activity_xlsx(principal, site, after, before), "activity.xlsx")

@@ -2,14 +2,23 @@
 
 import re
 from collections.abc import AsyncIterator, Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
+from tagtrack.kit.jsontable import JSON_MEDIA_TYPE, JsonTable
 from tagtrack.kit.lists import ListParams
-from tagtrack.kit.xlsx import Cell, TableFile, wall_clock
+from tagtrack.kit.xlsx import (
+    SITE_CLOCK,
+    XLSX_MEDIA_TYPE,
+    Cell,
+    TableFile,
+    clock_headers,
+    clock_of,
+    wall_clock,
+)
 from tagtrack.lookups.tracking import site_for_write, sites_in_scope
 from tagtrack.models import ReportConfig, Site
 from tagtrack.models.base import utcnow
@@ -33,6 +42,9 @@ MAX_PERIOD = timedelta(days=366)
 ACTIVITY_HEADERS = (
     "Name", "Tag", "Class", "Day", "First Seen", "Last Seen", "Hours", "Events", "Reads",
 )  # fmt: skip
+ACTIVITY_KINDS = (None, None, None, date, datetime, datetime, timedelta, int, int)
+# The columns of times, whose headers name the clock they are on.
+TIMED = ("First Seen", "Last Seen")
 
 
 def check_period(after: datetime, before: datetime) -> None:
@@ -42,9 +54,18 @@ def check_period(after: datetime, before: datetime) -> None:
         raise BadRequest("The period may be at most 366 days", reason="invalid period")
 
 
-def file_name(name: str) -> str:
+# A report configuration's format: its file's extension and media type.
+FILE_TYPES = {"excel": (".xlsx", XLSX_MEDIA_TYPE), "json": (".json", JSON_MEDIA_TYPE)}
+# What a report's columns hold where it is not text: their widths in a workbook fit them.
+HEADING_KINDS: dict[str, type] = {"First Seen": datetime, "Last Seen": datetime}
+
+ReportFile = TableFile | JsonTable
+
+
+def file_name(name: str, format: str = "excel") -> str:
     """A report's name as a download file name (no quotes or path characters)."""
-    return (re.sub(r"[^A-Za-z0-9 ._-]+", "_", name).strip(" ._") or "report")[:100] + ".xlsx"
+    safe = (re.sub(r"[^A-Za-z0-9 ._-]+", "_", name).strip(" ._") or "report")[:100]
+    return safe + FILE_TYPES[format][0]
 
 
 def config_read(config: ReportConfig, zone_names: dict[str, str]) -> ReportConfigRead:
@@ -69,13 +90,20 @@ class ReportRunner:
         self.repository = repository
 
     @staticmethod
-    def sheet(config: ReportConfig) -> TableFile:
+    def sheet(config: ReportConfig, site: Site) -> ReportFile:
+        """The report's file in its format: a workbook whose time columns name the site's
+        time zone, or a JSON document."""
         headings = list(config.headings) or list(REPORT_HEADINGS[config.type])
-        return TableFile("tagtrack-report-", config.name or "Report", headings)
+        title = config.name or "Report"
+        if config.format == "json":
+            return JsonTable("tagtrack-report-", title, headings)
+        headers = clock_headers(headings, TIMED, site.timezone)
+        kinds = [HEADING_KINDS.get(h) for h in headings]
+        return TableFile("tagtrack-report-", title, headers, kinds)
 
     async def fill(
         self,
-        sheet: TableFile,
+        sheet: ReportFile,
         config: ReportConfig,
         site: Site,
         after: datetime,
@@ -121,6 +149,7 @@ class ReportRunner:
                 ("Report", config.name),
                 ("Type", REPORT_TYPE_NAMES[config.type]),
                 ("Site", site.name),
+                ("Time Zone", site.timezone),
                 *period,
                 ("Zones", ", ".join(n for _, n in zones) if config.zones else "All zones"),
                 ("Categories", ", ".join(config.categories) or "All categories"),
@@ -265,15 +294,16 @@ class ReportService:
 
     async def run(
         self, principal: Principal, config_id: str, after: datetime, before: datetime
-    ) -> tuple[str, AsyncIterator[bytes]]:
-        """The configured report over the period as XLSX: its file name and its bytes."""
+    ) -> tuple[str, str, AsyncIterator[bytes]]:
+        """The configured report over the period in its format (XLSX or JSON): its file
+        name, media type and bytes."""
         check_period(after, before)
         config = await self.get_model(principal, config_id)
         site = await self.sites.get_model(principal, config.site_id)
-        async with self.runner.sheet(config) as sheet:
+        async with self.runner.sheet(config, site) as sheet:
             await self.runner.fill(sheet, config, site, after, before)
             content = await sheet.finish()
-        name = file_name(config.name)
+        name = file_name(config.name, config.format)
         await record(
             self.repository.session,
             principal,
@@ -283,7 +313,7 @@ class ReportService:
             target=name,
             detail={"after": after.isoformat(), "before": before.isoformat()},
         )
-        return name, content
+        return name, FILE_TYPES[config.format][1], content
 
     async def adhoc_json(self, principal: Principal, body: AdhocReport) -> CategoryReport:
         site = await site_for_write(self.sites, principal, body.site)
@@ -296,12 +326,13 @@ class ReportService:
         config = ReportConfig(
             name="Zone Categories",
             type=body.type,
+            format="excel",
             zones=list(body.zones),
             categories=list(body.categories),
             headings=[],
         )
         now = utcnow()
-        async with self.runner.sheet(config) as sheet:
+        async with self.runner.sheet(config, site) as sheet:
             await self.runner.fill(sheet, config, site, now, now)
             content = await sheet.finish()
         await record(
@@ -356,9 +387,11 @@ class ReportService:
     ) -> AsyncIterator[bytes]:
         check_period(after, before)
         scope = sites_in_scope(principal, site)
-        async with TableFile("tagtrack-activity-", "Activity", ACTIVITY_HEADERS) as sheet:
+        clock = clock_of(await self.repository.timezones(principal.org_id, scope))
+        headers = clock_headers(ACTIVITY_HEADERS, TIMED, clock)
+        async with TableFile("tagtrack-activity-", "Activity", headers, ACTIVITY_KINDS) as sheet:
             async for rows in self.repository.activity_cells(
-                principal.org_id, scope, after, before
+                principal.org_id, scope, after, before, with_zone=clock == SITE_CLOCK
             ):
                 await sheet.append(rows)
             content = await sheet.finish()

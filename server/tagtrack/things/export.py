@@ -1,9 +1,10 @@
 """The things list as an XLSX workbook, written row by row."""
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
-from tagtrack.kit.xlsx import Cell, TableFile
+from tagtrack.kit.xlsx import Cell, TableFile, clock_headers
 from tagtrack.models import Thing
 from tagtrack.things.repository import Names
 
@@ -22,17 +23,24 @@ class ThingSheet(TableFile):
     """The things workbook; use it as `async with`, then `finish()` for its bytes."""
 
     def __init__(self, labels: Mapping[str, str]) -> None:
-        super().__init__("tagtrack-things-", "Things", [
+        headers = [
             labels["name"], labels["serial"], "Description", "Class", "Tag 1", "Tag 2",
             "Tags", "Tags 1", "Tags 2", "Categories", "Labels", "Zone", "Endpoint",
             "Last Event", "Last Zone Time", "Created", "Modified", "Id",
-        ])  # fmt: skip
+        ]  # fmt: skip
+        # Things of several sites: their times are in UTC, and the headers say so.
+        times = headers[13:17]
+        super().__init__(
+            "tagtrack-things-",
+            "Things",
+            clock_headers(headers, times, "UTC"),
+            [datetime if h in times else None for h in headers],
+        )
 
     async def write(self, things: Sequence[Thing], names: Mapping[str, Names]) -> None:
         rows: list[list[Cell]] = []
         for t in things:
             n = names.get(t.id, Names())
-            # Excel has no time zones: times are written in UTC.
             rows.append([
                 t.name, t.serial, t.description, t.thing_class, t.tag1, t.tag2,
                 ", ".join(t.tags), ", ".join(t.tags1), ", ".join(t.tags2),

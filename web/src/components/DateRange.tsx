@@ -24,26 +24,32 @@ export interface OptionalDateRange {
   end: Dayjs | null;
 }
 
-/** Start and End Date pickers with the quick ranges; the range covers whole days. */
+/**
+ * Start and End Date pickers with the quick ranges; the range covers whole days. `now` is
+ * the clock whose days count (a site's, see siteClock.ts); the browser's by default.
+ */
 export function DateRange({
   value,
   onChange,
   disableFuture = false,
   showShortcuts = true,
   shortcuts = QUICK_RANGES,
+  now = dayjs,
 }: {
   value: DateRangeValue | OptionalDateRange;
   onChange: (range: DateRangeValue) => void;
   disableFuture?: boolean;
   showShortcuts?: boolean;
   shortcuts?: readonly QuickRange[];
+  now?: () => Dayjs;
 }) {
+  const today = disableFuture ? now().endOf('day') : undefined;
   // A typed date the picker shows as invalid (after today, or past the other end while the
   // year is typed digit by digit) is never applied.
   const allowed = (d: Dayjs | null, min: Dayjs | null, max: Dayjs | null): d is Dayjs =>
     !!d &&
     d.isValid() &&
-    !(disableFuture && d.isAfter(dayjs(), 'day')) &&
+    !(today && d.isAfter(today, 'day')) &&
     !(min && d.isBefore(min, 'day')) &&
     !(max && d.isAfter(max, 'day'));
   return (
@@ -54,8 +60,7 @@ export function DateRange({
       <DatePicker
         label="Start Date"
         value={value.start}
-        disableFuture={disableFuture}
-        maxDate={value.end ?? undefined}
+        maxDate={value.end ?? today}
         onChange={(d) =>
           allowed(d, null, value.end) &&
           onChange({ start: d.startOf('day'), end: value.end ?? d.endOf('day') })
@@ -65,7 +70,7 @@ export function DateRange({
       <DatePicker
         label="End Date"
         value={value.end}
-        disableFuture={disableFuture}
+        maxDate={today}
         minDate={value.start ?? undefined}
         onChange={(d) =>
           allowed(d, value.start, null) &&
@@ -76,7 +81,7 @@ export function DateRange({
       {showShortcuts && (
         <ButtonGroup variant="outlined" size="small" aria-label="Quick ranges">
           {shortcuts.map((r) => (
-            <Button key={r.label} onClick={() => onChange(r.range(dayjs()))}>
+            <Button key={r.label} onClick={() => onChange(r.range(now()))}>
               {r.label}
             </Button>
           ))}

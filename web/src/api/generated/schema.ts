@@ -1841,12 +1841,14 @@ export interface paths {
         };
         /**
          * Run Report
-         * @description The configured report over the period as XLSX, times on the site's clock. First sheet:
+         * @description The configured report over the period in its format, times on the site's clock (the
+         *     time columns' headers name its time zone). Format excel: an XLSX workbook; format json:
+         *     {"title", "columns", "rows": [{heading: value}], "summary": {label: value}}. The table:
          *     the configuration's headings (all of the type's when none); reportTypeSeen has a row per
          *     thing and zone read there in the period, reportTypeNotSeen a row per thing whose last
          *     read in the zones is before `after`, reportTypeCategories a row per zone and category
-         *     (things now in the zone). Second sheet 'Summary': report, type, site, period, zones,
-         *     categories, rows and the number of things (or the total count).
+         *     (things now in the zone). The 'Summary' (second sheet): report, type, site, time zone,
+         *     period, zones, categories, rows and the number of things (or the total count).
          */
         get: operations["run_report_api_reports__config_id__get"];
         put?: never;
@@ -12812,13 +12814,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An XLSX workbook */
+            /** @description An XLSX workbook or a JSON document, by the report's format */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                    "application/json": unknown;
                 };
             };
             /** @description Bad request */

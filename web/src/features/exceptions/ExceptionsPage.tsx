@@ -7,12 +7,13 @@ import { useMemo, useState } from 'react';
 import type { TrackException } from '../../api/types';
 import { DateRange } from '../../components/DateRange';
 import { EmptyState } from '../../components/EmptyState';
-import { formatListDate, lastDays, type DateRangeValue } from '../../components/format';
+import { LIST_DATE_FORMAT, lastDays, type DateRangeValue } from '../../components/format';
+import { formatOnClock, wallClock } from '../../components/siteClock';
 import { PageHeader } from '../../components/PageHeader';
 import { useLoadFailure } from '../../components/useLoadFailure';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
 import { DownloadButton } from '../reports/DownloadButton';
-import { useSiteNavigate, useSiteSelection } from '../session/SiteContext';
+import { useSiteClock, useSiteNavigate, useSiteSelection } from '../session/SiteContext';
 import { useSiteLabels } from '../settings/queries';
 import { exceptionMessage, exceptionTypeName } from './exceptionLogic';
 import { downloadExceptions, useExceptions } from './queries';
@@ -20,15 +21,19 @@ import { downloadExceptions, useExceptions } from './queries';
 /** Exceptions of the site in a period, newest first; a row opens its detail. */
 export default function ExceptionsPage() {
   const { site, siteId } = useSiteSelection();
+  const clock = useSiteClock();
   const labels = useSiteLabels(siteId);
   const navigate = useSiteNavigate();
   const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const [range, setRange] = useState<DateRangeValue>(() => lastDays(7));
+  // Days on the site's clock: until one is chosen, the week up to the site's today.
+  const siteNow = () => wallClock(clock.zone);
+  const [chosen, setRange] = useState<DateRangeValue | null>(null);
+  const range = chosen ?? lastDays(7, siteNow());
   const [paging, setPaging] = useState<GridPaginationModel>({
     page: 0,
     pageSize: DEFAULT_PAGE_SIZE,
   });
-  const exceptions = useExceptions(siteId, range, paging.page, paging.pageSize);
+  const exceptions = useExceptions(siteId, range, clock.zone, paging.page, paging.pageSize);
   useLoadFailure(exceptions.error, 'exceptions');
 
   const columns = useMemo<GridColDef<TrackException>[]>(
@@ -38,7 +43,8 @@ export default function ExceptionsPage() {
         headerName: 'Time',
         flex: 1.2,
         minWidth: 180,
-        valueFormatter: (value: string) => formatListDate(value),
+        valueGetter: (value: string, row) =>
+          formatOnClock(value, LIST_DATE_FORMAT, clock.zoneOf(row.site)),
       },
       {
         field: 'type',
@@ -63,7 +69,7 @@ export default function ExceptionsPage() {
       },
       { field: 'zoneName', headerName: 'Zone', flex: 1, minWidth: 110 },
     ],
-    [labels.itemName],
+    [labels.itemName, clock],
   );
 
   return (
@@ -71,13 +77,17 @@ export default function ExceptionsPage() {
       <PageHeader
         title="Exceptions"
         subtitle={
-          site ? `${site.name}${exceptions.data ? ` · ${exceptions.data.total} total` : ''}` : ''
+          site && (
+            <span data-testid="site-clock">
+              {`${site.name}${exceptions.data ? ` · ${exceptions.data.total} total` : ''} · ${clock.note}`}
+            </span>
+          )
         }
         actions={
           <DownloadButton
             label="Download XLSX"
             fileName="exceptions.xlsx"
-            fetchFile={() => downloadExceptions(siteId ?? '', range)}
+            fetchFile={() => downloadExceptions(siteId ?? '', range, clock.zone)}
             disabled={!siteId}
           />
         }
@@ -85,6 +95,7 @@ export default function ExceptionsPage() {
       <Box sx={{ mb: 2, '@media print': { display: 'none' } }}>
         <DateRange
           value={range}
+          now={siteNow}
           onChange={(next) => {
             setRange(next);
             setPaging((p) => ({ ...p, page: 0 }));

@@ -2,12 +2,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, unwrap, unwrapPage } from '../../api/client';
 import { blobFrom } from '../../components/download';
 import type { DateRangeValue } from '../../components/format';
+import { sitePeriod } from '../../components/siteClock';
 
 export const exceptionKeys = {
   all: ['exceptions'] as const,
   page: (
     site: string | undefined,
     range: DateRangeValue,
+    zone: string | undefined,
     page: number,
     limit: number,
   ): readonly unknown[] => [
@@ -16,29 +18,30 @@ export const exceptionKeys = {
     site,
     range.start.valueOf(),
     range.end.valueOf(),
+    zone,
     page,
     limit,
   ],
   one: (id: string) => ['exceptions', 'one', id] as const,
 };
 
-/** One page of the site's exceptions in the period, newest first. */
+/** One page of the site's exceptions in the period (days on the zone's clock), newest first. */
 export function useExceptions(
   site: string | undefined,
   range: DateRangeValue,
+  zone: string | undefined,
   page: number,
   limit: number,
 ) {
   return useQuery({
-    queryKey: exceptionKeys.page(site, range, page, limit),
+    queryKey: exceptionKeys.page(site, range, zone, page, limit),
     queryFn: () =>
       unwrapPage(
         api.GET('/api/exceptions', {
           params: {
             query: {
               site,
-              after: range.start.toISOString(),
-              before: range.end.toISOString(),
+              ...sitePeriod(range, zone),
               sort: '-time',
               page,
               limit,
@@ -60,12 +63,14 @@ export function useException(id: string) {
 }
 
 /** The period's exceptions as exceptions.xlsx. */
-export function downloadExceptions(site: string, range: DateRangeValue): Promise<Blob> {
+export function downloadExceptions(
+  site: string,
+  range: DateRangeValue,
+  zone: string | undefined,
+): Promise<Blob> {
   return blobFrom(
     api.GET('/api/exceptions/export', {
-      params: {
-        query: { site, after: range.start.toISOString(), before: range.end.toISOString() },
-      },
+      params: { query: { site, ...sitePeriod(range, zone) } },
       parseAs: 'blob',
     }),
   );

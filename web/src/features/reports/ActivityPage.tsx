@@ -31,7 +31,8 @@ import {
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useLoadFailure } from '../../components/useLoadFailure';
-import { useSiteSelection } from '../session/SiteContext';
+import { formatOnClock, wallClock } from '../../components/siteClock';
+import { useSiteClock, useSiteSelection } from '../session/SiteContext';
 import { useSiteLabels } from '../settings/queries';
 import {
   ACTIVITY_PAGE_SIZES,
@@ -56,13 +57,17 @@ const ellipsis = {
 /** Activity: the hours each thing was on site, per day, in a period up to today. */
 export default function ActivityPage() {
   const { site, siteId } = useSiteSelection();
+  const clock = useSiteClock();
   const labels = useSiteLabels(siteId);
   const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const [range, setRangeState] = useState<DateRangeValue>(() => lastDays(1));
+  // Days on the site's clock: until one is chosen, today is the site's today.
+  const siteNow = () => wallClock(clock.zone);
+  const [chosen, setRangeState] = useState<DateRangeValue | null>(null);
+  const range = chosen ?? lastDays(1, siteNow());
   const [expanded, setExpanded] = useState<Set<string>>(() => new Set());
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(ACTIVITY_PAGE_SIZES[0]);
-  const activity = useActivity(siteId, range);
+  const activity = useActivity(siteId, range, clock.zone);
   useLoadFailure(activity.error, 'activity');
 
   const things = useMemo(
@@ -156,8 +161,20 @@ export default function ActivityPage() {
                       {formatDate(dayjs(row.day.day), DAY_FORMAT)}
                     </TableCell>
                     {!mobile && <TableCell colSpan={2} />}
-                    {!mobile && <TableCell>{formatDate(row.day.firstSeen, TIME_FORMAT)}</TableCell>}
-                    {!mobile && <TableCell>{formatDate(row.day.lastSeen, TIME_FORMAT)}</TableCell>}
+                    {!mobile && (
+                      <TableCell>
+                        {formatOnClock(
+                          row.day.firstSeen,
+                          TIME_FORMAT,
+                          clock.zoneOf(row.thing.site),
+                        )}
+                      </TableCell>
+                    )}
+                    {!mobile && (
+                      <TableCell>
+                        {formatOnClock(row.day.lastSeen, TIME_FORMAT, clock.zoneOf(row.thing.site))}
+                      </TableCell>
+                    )}
                     <TableCell align="right">{formatHoursMinutes(row.day.timeDuration)}</TableCell>
                     <TableCell align="right">{row.day.events}</TableCell>
                   </TableRow>
@@ -187,7 +204,7 @@ export default function ActivityPage() {
     <Box>
       <PageHeader
         title="Activity"
-        subtitle={site?.name}
+        subtitle={site && <span data-testid="site-clock">{`${site.name} · ${clock.note}`}</span>}
         actions={
           <>
             <Button
@@ -209,14 +226,14 @@ export default function ActivityPage() {
             <DownloadButton
               label="Download XLSX"
               fileName="activity.xlsx"
-              fetchFile={() => downloadActivity(siteId ?? '', range)}
+              fetchFile={() => downloadActivity(siteId ?? '', range, clock.zone)}
               disabled={!siteId}
             />
           </>
         }
       />
       <Box sx={{ mb: 2, '@media print': { display: 'none' } }}>
-        <DateRange value={range} onChange={setRange} disableFuture />
+        <DateRange value={range} onChange={setRange} disableFuture now={siteNow} />
       </Box>
       <Paper variant="outlined" sx={{ overflow: 'hidden', position: 'relative' }}>
         {activity.isFetching && !activity.isPending && (

@@ -8,21 +8,28 @@ import { DateRange, QUICK_RANGES } from '../../components/DateRange';
 import { Fact } from '../../components/Fact';
 import { lastDays, type DateRangeValue } from '../../components/format';
 import { LoadGate } from '../../components/LoadGate';
+import { wallClock } from '../../components/siteClock';
 import { PageHeader } from '../../components/PageHeader';
 import { DownloadButton } from './DownloadButton';
+import { useSiteClock } from '../session/SiteContext';
 import { downloadReport, useReportConfig, useReportTypes } from './queries';
 
 const TODAY_ONLY = QUICK_RANGES.slice(0, 1);
 
-/** A file name from the report's name: letters, digits, spaces, dashes. */
-export function reportFileName(name: string): string {
+/** A file name from the report's name (letters, digits, spaces, dashes) and its format. */
+export function reportFileName(name: string, format: string = 'excel'): string {
   const safe = name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim();
-  return `${safe || 'report'}.xlsx`;
+  return `${safe || 'report'}.${format === 'json' ? 'json' : 'xlsx'}`;
 }
 
 function ReportRun({ config }: { config: ReportConfig }) {
   const types = useReportTypes();
-  const [range, setRange] = useState<DateRangeValue>(() => lastDays(1));
+  const clock = useSiteClock();
+  // The report's days and times are on its site's clock.
+  const zone = clock.zoneOf(config.site);
+  const siteNow = () => wallClock(zone);
+  const [chosen, setRange] = useState<DateRangeValue | null>(null);
+  const range = chosen ?? lastDays(1, siteNow());
   const type = types.data?.find((t) => t.id === config.type);
   return (
     <Box>
@@ -31,10 +38,10 @@ function ReportRun({ config }: { config: ReportConfig }) {
         subtitle={type?.name ?? config.type}
         actions={
           <DownloadButton
-            label="Download Report (.XLSX)"
+            label={config.format === 'json' ? 'Download Report (.JSON)' : 'Download Report (.XLSX)'}
             variant="contained"
-            fileName={reportFileName(config.name)}
-            fetchFile={() => downloadReport(config._id, range)}
+            fileName={reportFileName(config.name, config.format)}
+            fetchFile={() => downloadReport(config._id, range, zone)}
             testId="download-report"
           />
         }
@@ -48,7 +55,16 @@ function ReportRun({ config }: { config: ReportConfig }) {
           gap: 2.5,
         }}
       >
-        <DateRange value={range} onChange={setRange} disableFuture shortcuts={TODAY_ONLY} />
+        <DateRange
+          value={range}
+          onChange={setRange}
+          disableFuture
+          shortcuts={TODAY_ONLY}
+          now={siteNow}
+        />
+        <Fact label="Time Zone" testId="site-clock">
+          {zone}
+        </Fact>
         <Fact label="Report">{config.name}</Fact>
         <Fact label="Type" testId="report-type">
           {type?.name ?? config.type}

@@ -10,6 +10,7 @@ import { blobFrom } from '../../components/download';
 import type { AdhocReport, CategoryReport, ReportConfigWrite } from '../../api/types';
 import type { DateRangeValue } from '../../components/format';
 import { listQueryParams, type ListQuery } from '../../components/listQuery';
+import { sitePeriod } from '../../components/siteClock';
 import { LIVE_THINGS_POLL_MS } from './zoneLogic';
 
 /** Reports fetch up to 10000 rows (spec section 9). */
@@ -18,11 +19,11 @@ export const REPORT_FETCH_LIMIT = 10000;
 const rangeKey = (range: DateRangeValue) => [range.start.valueOf(), range.end.valueOf()];
 
 export const reportKeys = {
-  activity: (site: string | undefined, range: DateRangeValue): readonly unknown[] => [
-    'eventsbything',
-    site,
-    ...rangeKey(range),
-  ],
+  activity: (
+    site: string | undefined,
+    range: DateRangeValue,
+    zone: string | undefined,
+  ): readonly unknown[] => ['eventsbything', site, ...rangeKey(range), zone],
   configs: ['reportconfigs'] as const,
   configList: (site: string | undefined, q: ListQuery): readonly unknown[] => [
     'reportconfigs',
@@ -111,26 +112,32 @@ export function useZoneDurations(site: string | undefined, range: DateRangeValue
   });
 }
 
-const period = (range: DateRangeValue) => ({
-  after: range.start.toISOString(),
-  before: range.end.toISOString(),
-});
-
-/** The Activity report: per thing, per day, the hours on site in the period. */
-export function useActivity(site: string | undefined, range: DateRangeValue) {
+/** The Activity report: per thing, per day, the hours on site in the period (its days on
+ * the site's clock when a zone is given). */
+export function useActivity(
+  site: string | undefined,
+  range: DateRangeValue,
+  zone: string | undefined,
+) {
   return useQuery({
-    queryKey: reportKeys.activity(site, range),
+    queryKey: reportKeys.activity(site, range, zone),
     queryFn: () =>
-      unwrap(api.GET('/api/eventsbything', { params: { query: { site, ...period(range) } } })),
+      unwrap(
+        api.GET('/api/eventsbything', { params: { query: { site, ...sitePeriod(range, zone) } } }),
+      ),
     enabled: !!site,
     placeholderData: keepPreviousData,
   });
 }
 
-export function downloadActivity(site: string, range: DateRangeValue): Promise<Blob> {
+export function downloadActivity(
+  site: string,
+  range: DateRangeValue,
+  zone: string | undefined,
+): Promise<Blob> {
   return blobFrom(
     api.GET('/api/eventsbything/export', {
-      params: { query: { site, ...period(range) } },
+      params: { query: { site, ...sitePeriod(range, zone) } },
       parseAs: 'blob',
     }),
   );
@@ -212,11 +219,15 @@ export function useReportFormats() {
   });
 }
 
-/** A configured report over the period, as the server's workbook. */
-export function downloadReport(id: string, range: DateRangeValue): Promise<Blob> {
+/** A configured report over the period (days on the zone's clock), as the server's file. */
+export function downloadReport(
+  id: string,
+  range: DateRangeValue,
+  zone: string | undefined,
+): Promise<Blob> {
   return blobFrom(
     api.GET('/api/reports/{config_id}', {
-      params: { path: { config_id: id }, query: period(range) },
+      params: { path: { config_id: id }, query: sitePeriod(range, zone) },
       parseAs: 'blob',
     }),
   );

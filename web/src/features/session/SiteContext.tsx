@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { clockNote } from '../../components/siteClock';
 import { ALL_SITES_ID } from '../../constants';
 import { useSiteOptions } from '../sites/queries';
 import { useCurrentUser } from './queries';
@@ -115,6 +116,30 @@ const NO_SITE: SiteSelection = {
 
 export function useSiteSelection(): SiteSelection {
   return useContext(SiteContext) ?? NO_SITE;
+}
+
+export interface SiteClock {
+  /** The zone of the selected site, or the one zone of every site; else undefined. */
+  zone: string | undefined;
+  /** The zone of one site (a row's, with All Sites). */
+  zoneOf: (siteId: string) => string | undefined;
+  /** 'times in Europe/Amsterdam', or on each site's clock. */
+  note: string;
+}
+
+/** The clock a site report's times are on: its site's, and with All Sites each row's. */
+export function useSiteClock(): SiteClock {
+  const { sites, site, isAllSites } = useSiteSelection();
+  return useMemo(() => {
+    const zones = isAllSites ? sites.map((s) => s.timezone) : [site?.timezone ?? ''];
+    const distinct = [...new Set(zones.filter(Boolean))];
+    const byId = new Map(sites.map((s) => [s.id, s.timezone || undefined]));
+    return {
+      zone: distinct.length === 1 ? distinct[0] : undefined,
+      zoneOf: (siteId: string) => byId.get(siteId),
+      note: clockNote(distinct),
+    };
+  }, [sites, site, isAllSites]);
 }
 
 /** Builds in-app paths that keep the selected site in the query. */

@@ -30,18 +30,19 @@ describe('permissions', () => {
 
 describe('site selection', () => {
   const sites = [
-    { _id: 'a', name: 'Alpha' },
-    { _id: 'b', name: 'Beta' },
+    { _id: 'a', name: 'Alpha', timezone: { id: 'Europe/Amsterdam' } },
+    { _id: 'b', name: 'Beta', timezone: { id: 'America/Chicago' } },
   ];
 
   it('puts All Sites first for super admins and all-sites users only', () => {
     expect(siteOptionsFor(sites, { superAdmin: false, securityCtx: { sites: ['a'] } })).toEqual([
-      { id: 'a', name: 'Alpha' },
-      { id: 'b', name: 'Beta' },
+      { id: 'a', name: 'Alpha', timezone: 'Europe/Amsterdam' },
+      { id: 'b', name: 'Beta', timezone: 'America/Chicago' },
     ]);
     expect(siteOptionsFor(sites, { superAdmin: true })[0]).toEqual({
       id: ALL_SITES_ID,
       name: 'All Sites',
+      timezone: '',
     });
     expect(siteOptionsFor(sites, { securityCtx: { sites: [ALL_SITES_ID] } })).toHaveLength(3);
   });

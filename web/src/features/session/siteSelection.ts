@@ -3,16 +3,19 @@ import { ALL_SITES_ID, ALL_SITES_NAME } from '../../constants';
 export interface SiteOption {
   id: string;
   name: string;
+  /** The site's IANA time zone; empty for All Sites. */
+  timezone: string;
 }
 
 /** The selector's entries: 'All Sites' first for users allowed every site, then the sites. */
 export function siteOptionsFor(
-  sites: readonly { _id: string; name: string }[],
+  sites: readonly { _id: string; name: string; timezone?: { id: string } }[],
   user: { superAdmin?: boolean; securityCtx?: { sites?: string[] } } | undefined,
 ): SiteOption[] {
-  const options = sites.map((s) => ({ id: s._id, name: s.name }));
+  const options = sites.map((s) => ({ id: s._id, name: s.name, timezone: s.timezone?.id ?? '' }));
   const allSites = user?.superAdmin || (user?.securityCtx?.sites ?? []).includes(ALL_SITES_ID);
-  return allSites ? [{ id: ALL_SITES_ID, name: ALL_SITES_NAME }, ...options] : options;
+  const all = { id: ALL_SITES_ID, name: ALL_SITES_NAME, timezone: '' };
+  return allSites ? [all, ...options] : options;
 }
 
 /** The selected site: the one asked for when it exists, else the first (the default). */
