@@ -1117,6 +1117,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/images/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Image Tags
+         * @description The organisation's image tags, most used first, for suggestions while typing.
+         */
+        get: operations["list_image_tags_api_images_tags_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/images/uploaders/{user_id}": {
         parameters: {
             query?: never;
@@ -1314,6 +1334,26 @@ export interface paths {
          * @description Save the comment, tags, categories and (when given) the location.
          */
         put: operations["update_image_meta_api_images__image_id__meta_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/images/{image_id}/neighbours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Image Neighbours
+         * @description The images before and after this one in the gallery's order for the search query.
+         */
+        get: operations["get_image_neighbours_api_images__image_id__neighbours_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -3238,6 +3278,22 @@ export interface components {
              * @description Empty keeps it
              */
             password?: string | null;
+        };
+        /**
+         * Neighbours
+         * @description The images either side of one in the gallery's order, for the same search.
+         */
+        Neighbours: {
+            /**
+             * Previous
+             * @description Id of the image before it; null at the start
+             */
+            previous: string | null;
+            /**
+             * Next
+             * @description Id of the image after it; null at the end
+             */
+            next: string | null;
         };
         /** OrgSettingsBody */
         OrgSettingsBody: {
@@ -9773,6 +9829,76 @@ export interface operations {
             };
         };
     };
+    list_image_tags_api_images_tags_get: {
+        parameters: {
+            query?: {
+                /** @description Tags starting with it, any case */
+                prefix?: string;
+                /** @description At most this many */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_uploader_api_images_uploaders__user_id__get: {
         parameters: {
             query?: never;
@@ -10571,6 +10697,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImageRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_image_neighbours_api_images__image_id__neighbours_get: {
+        parameters: {
+            query?: {
+                /** @description timestamp or timeCreated, '-' descends */
+                sort?: string;
+                /** @description Each must be on the image */
+                tags?: string[];
+                /** @description Category ids; each must be on the image */
+                categories?: string[];
+                /** @description Images without tags */
+                tagsEmpty?: boolean;
+                /** @description Images without categories */
+                categoriesEmpty?: boolean;
+                /** @description Uploaded by this user id */
+                uploader?: string;
+                /** @description Text in comment, tags */
+                search?: string;
+                /** @description Tags match as parts, any case */
+                partial?: boolean;
+                /** @description Taken at or after */
+                dateStart?: string | null;
+                /** @description Taken at or before */
+                dateEnd?: string | null;
+                /** @description Any condition is enough */
+                or?: boolean;
+            };
+            header?: never;
+            path: {
+                image_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Neighbours"];
                 };
             };
             /** @description Bad request */
