@@ -1951,7 +1951,7 @@ export interface paths {
         put?: never;
         /**
          * Parse Workbook
-         * @description An .xlsx workbook (Excel 2007 or later) of at most 20 MiB (400 MiB unpacked), read from its first sheet: the first non-empty row holds the headers, then at most 50,000 rows of at most 200 columns (2,000,000 cells in all). Old .xls files, CSV, password-protected and damaged workbooks are refused (4xx).
+         * @description An .xlsx workbook (Excel 2007 or later) of at most 20 MiB (400 MiB unpacked), read from its first sheet: the first non-empty row (or the row chosen) holds the headers, then at most 50,000 rows of at most 200 columns (2,000,000 cells in all). Old .xls files, CSV, password-protected and damaged workbooks are refused (4xx).
          */
         post: operations["parse_workbook_api_import_parse_post"];
         delete?: never;
@@ -1971,7 +1971,7 @@ export interface paths {
         put?: never;
         /**
          * Import Row
-         * @description A cell of a list field (tags, tags1, tags2, categories, labels) holds several values separated by commas, semicolons or line breaks. Categories are named: a name that is no image category of the organisation yet creates one (matched case-insensitively). With importSettings.generatePrefixTag a row without any tag gets the tag orgTagPrefix + an 8-digit sequence number, one more than the highest such tag in the organisation. With importSettings.prefixedTagDupCheck a row's tag also counts as a duplicate of a thing carrying orgTagPrefix + that tag.
+         * @description A row without a name is refused (400 'The row has no name: every item needs one'). A cell of a list field (tags, tags1, tags2, categories, labels) holds several values separated by commas, semicolons or line breaks. Categories are named: a name that is no image category of the organisation yet creates one (matched case-insensitively). With importSettings.generatePrefixTag a row without any tag gets the tag orgTagPrefix + an 8-digit sequence number, one more than the highest such tag in the organisation. With importSettings.prefixedTagDupCheck a row's tag also counts as a duplicate of a thing carrying orgTagPrefix + that tag.
          */
         post: operations["import_row_api_import_row_post"];
         delete?: never;
@@ -3399,6 +3399,21 @@ export interface components {
              * @description Each row has one cell per header
              */
             rows: string[][];
+            /**
+             * Headerrow
+             * @description The sheet's row number (as Excel shows it) of the headers
+             */
+            headerRow: number;
+            /**
+             * Rownumbers
+             * @description The sheet's row number of each row
+             */
+            rowNumbers: number[];
+            /**
+             * Above
+             * @description Non-empty rows above the headers (at most 20), to choose as headers instead
+             */
+            above: components["schemas"]["SheetRow"][];
         };
         /** PasswordResetBody */
         PasswordResetBody: {
@@ -3537,6 +3552,16 @@ export interface components {
             sites?: string[];
             /** Companies */
             companies?: string[];
+        };
+        /** SheetRow */
+        SheetRow: {
+            /**
+             * Row
+             * @description The sheet's row number
+             */
+            row: number;
+            /** Cells */
+            cells: string[];
         };
         /** SiteRead */
         SiteRead: {
@@ -12967,7 +12992,10 @@ export interface operations {
     };
     parse_workbook_api_import_parse_post: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The row number of the headers; default: the first non-empty row */
+                headerRow?: number | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -17,6 +17,8 @@ export const imageKeys = {
   list: (search: ImageSearch) => ['images', 'list', search] as const,
   one: (id: string) => ['images', 'one', id] as const,
   uploaders: ['images', 'uploaders'] as const,
+  tags: (prefix: string) => ['images', 'tags', prefix] as const,
+  neighbours: (id: string, search: ImageSearch) => ['images', 'neighbours', id, search] as const,
   uploader: (id: string) => ['images', 'uploader', id] as const,
 };
 
@@ -59,6 +61,31 @@ export function useImage(id: string) {
   });
 }
 
+/** The organisation's image tags starting with what is typed, most used first. */
+export function useImageTags(prefix: string, enabled = true) {
+  return useQuery({
+    queryKey: imageKeys.tags(prefix),
+    queryFn: () => unwrap(api.GET('/api/images/tags', { params: { query: { prefix } } })),
+    enabled,
+    staleTime: 30_000,
+    // The last suggestions stay while the next ones load.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The images before and after this one in the gallery's order for the same search. */
+export function useImageNeighbours(id: string, search: ImageSearch) {
+  return useQuery({
+    queryKey: imageKeys.neighbours(id, search),
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/images/{image_id}/neighbours', {
+          params: { path: { image_id: id }, query: toQuery(search) },
+        }),
+      ),
+  });
+}
+
 export function useUploaders() {
   return useQuery({
     queryKey: imageKeys.uploaders,
@@ -88,6 +115,7 @@ export function useSaveImage() {
       unwrap(api.PUT('/api/images/{image_id}/meta', { params: { path: { image_id: id } }, body })),
     onSuccess: (saved) => {
       client.setQueryData(imageKeys.one(saved.id), saved);
+      void client.invalidateQueries({ queryKey: ['images', 'tags'] });
       return client.invalidateQueries({ queryKey: ['images', 'list'] });
     },
   });
