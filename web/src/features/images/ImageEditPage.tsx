@@ -134,6 +134,9 @@ function ImageEditor({ image }: { image: ImageMeta }) {
   const neighbours = useImageNeighbours(image.id, search);
   const previous = neighbours.data?.previous ?? undefined;
   const next = neighbours.data?.next ?? undefined;
+  const loaded = neighbours.isSuccess;
+  // A key pressed before the neighbours are known steps once they are.
+  const wanted = useRef<'previous' | 'next' | null>(null);
 
   // Leaving with unsaved changes asks first: in the console, and through the browser.
   const deleted = useRef(false);
@@ -164,12 +167,20 @@ function ImageEditor({ image }: { image: ImageMeta }) {
       // Not while a dialog, menu or drawer is open over the image.
       const modals = Array.from(document.querySelectorAll('.MuiModal-root'));
       if (modals.some((m) => !m.classList.contains('MuiModal-hidden'))) return;
-      if (e.key === 'ArrowLeft') step(previous);
-      if (e.key === 'ArrowRight') step(next);
+      const direction = e.key === 'ArrowLeft' ? 'previous' : e.key === 'ArrowRight' ? 'next' : null;
+      if (!direction) return;
+      if (loaded) step(direction === 'previous' ? previous : next);
+      else wanted.current = direction;
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [step, previous, next]);
+  }, [step, previous, next, loaded]);
+  useEffect(() => {
+    const direction = wanted.current;
+    if (!direction || !loaded) return;
+    wanted.current = null;
+    step(direction === 'previous' ? previous : next);
+  }, [loaded, step, previous, next]);
 
   const doSave = async (): Promise<boolean> => {
     try {

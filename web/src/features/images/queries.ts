@@ -6,6 +6,7 @@ import {
   useQueryClient,
   type InfiniteData,
 } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { api, apiUrl, toApiError, unwrap, unwrapPage, type Page } from '../../api/client';
 import type { paths } from '../../api/generated/schema';
 import type { ImageBulkEdit, ImageMeta, ImageWrite } from '../../api/types';
@@ -47,9 +48,7 @@ export function useImages(search: ImageSearch) {
 export function useImage(id: string) {
   const client = useQueryClient();
   return useQuery({
-    queryKey: imageKeys.one(id),
-    queryFn: () =>
-      unwrap(api.GET('/api/images/{image_id}/meta', { params: { path: { image_id: id } } })),
+    ...imageQuery(id),
     // Stepping through the gallery shows the image at once from the loaded list.
     placeholderData: () => {
       for (const [, data] of client.getQueriesData<ImagePages>({ queryKey: ['images', 'list'] })) {
@@ -73,17 +72,38 @@ export function useImageTags(prefix: string, enabled = true) {
   });
 }
 
-/** The images before and after this one in the gallery's order for the same search. */
+const neighboursQuery = (id: string, search: ImageSearch) => ({
+  queryKey: imageKeys.neighbours(id, search),
+  queryFn: () =>
+    unwrap(
+      api.GET('/api/images/{image_id}/neighbours', {
+        params: { path: { image_id: id }, query: toQuery(search) },
+      }),
+    ),
+});
+
+const imageQuery = (id: string) => ({
+  queryKey: imageKeys.one(id),
+  queryFn: () =>
+    unwrap(api.GET('/api/images/{image_id}/meta', { params: { path: { image_id: id } } })),
+});
+
+/**
+ * The images before and after this one in the gallery's order for the same search; theirs
+ * are fetched ahead, so that the next step shows at once.
+ */
 export function useImageNeighbours(id: string, search: ImageSearch) {
-  return useQuery({
-    queryKey: imageKeys.neighbours(id, search),
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/images/{image_id}/neighbours', {
-          params: { path: { image_id: id }, query: toQuery(search) },
-        }),
-      ),
-  });
+  const client = useQueryClient();
+  const query = useQuery(neighboursQuery(id, search));
+  const { data } = query;
+  useEffect(() => {
+    for (const other of [data?.previous, data?.next]) {
+      if (!other) continue;
+      void client.prefetchQuery(imageQuery(other));
+      void client.prefetchQuery(neighboursQuery(other, search));
+    }
+  }, [client, data, search]);
+  return query;
 }
 
 export function useUploaders() {
