@@ -233,6 +233,72 @@ def test_arrow_keys_step_through_the_search(
     expect(page).to_have_url(re.compile(rf"/images/{first}\?"))
 
 
+def test_a_direct_link_steps_from_any_image_and_tags_are_suggested(
+    page: Page, mobile_page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    tag = f"deep{uuid.uuid4().hex[:6]}"
+    # More than the gallery's first page: the oldest are on no page the console has loaded.
+    ids = [api_upload(admin_api, tag, width=40, height=30)["id"] for _ in range(27)]
+    oldest, second_oldest = ids[0], ids[1]
+    open_signed_in(page, PRIYA, console.demo_password, f"/images/{second_oldest}?tags={tag}")
+    expect(page.get_by_test_id("image-large")).to_have_attribute("src", re.compile(second_oldest))
+    expect(page.get_by_role("button", name="Previous image")).to_be_enabled()
+    expect(page.get_by_role("button", name="Next image")).to_be_enabled()
+    page.keyboard.press("ArrowRight")
+    expect(page).to_have_url(re.compile(rf"/images/{oldest}\?.*tags={tag}"))
+    expect(page.get_by_role("button", name="Next image")).to_be_disabled()
+    page.get_by_role("button", name="Previous image").click()
+    page.get_by_role("button", name="Previous image").click()
+    expect(page).to_have_url(re.compile(rf"/images/{ids[2]}\?"))
+    # Without a search, a link steps through the whole gallery.
+    page.goto(f"/images/{ids[10]}")
+    expect(page.get_by_role("button", name="Previous image")).to_be_enabled(timeout=30_000)
+    page.get_by_role("button", name="Next image").click()
+    expect(page).to_have_url(re.compile(rf"/images/{ids[9]}(\?site=\w+)?$"))
+
+    # Tags are suggested while typing: the image's Tags, then the save keeps the picked one.
+    known = f"Pallet{uuid.uuid4().hex[:6]}"
+    api_upload(admin_api, known)
+    field = page.get_by_label("Tags", exact=True)
+    field.fill(known[:9].lower())
+    option = page.get_by_role("option", name=known, exact=True)
+    expect(option).to_be_visible()
+    shot(page, "image-edit-tag-suggestions")
+    option.click()
+    expect(page.get_by_test_id("image-details").get_by_role("button", name=known)).to_be_visible()
+    page.get_by_role("button", name="Save").click()
+    expect(snackbar(page)).to_contain_text("Saved")
+    assert meta(admin_api, ids[9])["tags"] == [tag, known]
+
+    # The gallery's search.
+    page.goto(f"/images?search={known}")
+    expect(cards(page)).to_have_count(2, timeout=30_000)
+    page.get_by_role("button", name="Search filters").click()
+    filters = page.get_by_test_id("image-search-filters")
+    filters.get_by_label("Tags", exact=True).fill(tag[:6])
+    page.get_by_role("option", name=tag, exact=True).click()
+    expect(page).to_have_url(re.compile(rf"tags={tag}"))
+    expect(cards(page)).to_have_count(1)
+    page.get_by_role("button", name="Done").click()
+
+    # Bulk edit: a suggestion for the tags to add.
+    cards(page).nth(0).get_by_role("button", name="Select image").click()
+    page.get_by_role("button", name="Edit images").click()
+    edit = page.get_by_role("dialog", name="Edit 1 image(s)")
+    edit.get_by_label("Add Tags").fill(known[:9])
+    expect(page.get_by_role("option", name=known, exact=True)).to_be_visible()
+    shot(page, "images-bulk-edit-tag-suggestions")
+    page.keyboard.press("Escape")
+
+    # On a phone, the suggestions fit the screen.
+    open_signed_in(mobile_page, PRIYA, console.demo_password, f"/images/{ids[8]}?tags={tag}")
+    mobile_page.get_by_role("button", name="Details").click()
+    mobile_page.get_by_label("Tags", exact=True).fill(known[:9])
+    expect(mobile_page.get_by_role("option", name=known, exact=True)).to_be_in_viewport()
+    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(mobile_page, "image-edit-tag-suggestions-phone")
+
+
 def test_infinite_scroll_loads_the_next_page(
     page: Page, console: Console, admin_api: APIRequestContext
 ) -> None:

@@ -154,3 +154,59 @@ def test_import_at_phone_width(
     width = mobile_page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width
     shot(mobile_page, "import-phone")
+
+
+def test_header_row_named_headers_and_failed_rows(
+    page: Page, mobile_page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    site = new_site(admin_api, "E2E Import Header Row")
+    batch = uuid.uuid4().hex[:8].upper()
+    # A title above the headers, as registers often have; one row has no name.
+    rows: list[list[Any]] = [["Name", "Serial", "Tags", "Description"]]
+    rows += [[f"Drill {i}", f"D-{i}", f"H{batch}{i:03d}", "Cordless"] for i in range(6)]
+    rows[4][0] = ""
+    data = workbook_bytes(["Workshop register, March"], rows)
+
+    open_signed_in(page, PRIYA, console.demo_password, f"/import?site={site}")
+    choose_file(page, "register.xlsx", data)
+    expect(page.get_by_test_id("import-file-name")).to_have_text("register.xlsx: 7 rows")
+    header_row = page.get_by_role("combobox", name="Header Row")
+    # The current headers as the preview names them: empty cells get their column's name.
+    expect(header_row).to_have_text("Row 1: Workshop register, March, Column B, Column C, Column D")
+    header_row.click()
+    page.get_by_role("option", name="Row 2: Name, Serial, Tags, Description").click()
+    expect(page.get_by_test_id("import-file-name")).to_have_text("register.xlsx: 6 rows")
+    expect(header_row).to_have_text("Row 2: Name, Serial, Tags, Description")
+    # Headers named like the fields are mapped without asking.
+    for field in ("Name", "Serial", "Tags", "Description"):
+        expect(page.get_by_role("combobox", name=field, exact=True)).to_have_text(field)
+    expect(page.get_by_role("combobox", name="Labels", exact=True)).to_have_text("Not imported")
+    shot(page, "import-header-row")
+
+    page.get_by_test_id("import-start").click()
+    expect(page.get_by_test_id("import-count")).to_have_text(
+        "5 of 6 items uploaded", timeout=60_000
+    )
+    expect(page.get_by_test_id("import-failed")).to_have_text("1 failed")
+    grid = page.get_by_test_id("import-preview")
+    expect(grid.get_by_role("row")).to_have_count(7)
+    page.get_by_role("button", name="Show Failed Rows").click()
+    expect(grid.get_by_role("row")).to_have_count(2)
+    failed = grid.get_by_role("row").nth(1)
+    expect(failed.get_by_role("gridcell", name="6", exact=True)).to_be_visible()  # sheet row
+    expect(failed).to_contain_text("The row has no name: every item needs one")
+    expect(failed.locator('[data-status="error"]')).to_have_count(1)
+    shot(page, "import-failed-rows")
+    page.get_by_role("button", name="Show All Rows").click()
+    expect(grid.get_by_role("row")).to_have_count(7)
+    item = admin_api.get(f"/api/things/tag/H{batch}004").json()
+    assert item["common"]["name"] == "Drill 4" and item["common"]["serial"] == "D-4"
+    assert item["common"]["description"] == "Cordless"
+    assert admin_api.get(f"/api/things/tag/H{batch}003").status == 404
+
+    # On a phone, the header row choice fits.
+    open_signed_in(mobile_page, PRIYA, console.demo_password, f"/import?site={site}")
+    choose_file(mobile_page, "register.xlsx", data)
+    expect(mobile_page.get_by_role("combobox", name="Header Row")).to_be_visible()
+    assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(mobile_page, "import-header-row-phone")

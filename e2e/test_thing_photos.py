@@ -172,6 +172,45 @@ def test_attach_fail_open_and_remove_photos(
     expect(page.get_by_test_id("image-large")).to_be_visible()
 
 
+def test_a_photo_opened_from_the_photo_tab_returns_there(
+    page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    thing = new_item(admin_api)
+    for _ in range(2):
+        response = admin_api.post(
+            "/api/images",
+            multipart={
+                "file": {"name": "t.jpg", "mimeType": "image/jpeg", "buffer": photo_jpeg(120)},
+                "thing": thing["_id"],
+            },
+        )
+        assert response.ok, response.text()
+    first = photos_of(admin_api, thing["_id"])[0]
+    open_photo_tab(page, PRIYA, console.demo_password, thing)
+    thing_url = re.compile(rf"/items/{thing['_id']}\?.*tab=Photo")
+
+    def back_on_the_photo_tab() -> None:
+        expect(page).to_have_url(thing_url)
+        expect(page.get_by_role("tab", name="Photo")).to_have_attribute("aria-selected", "true")
+        expect(tiles(page)).to_have_count(2)
+
+    # Exit, also after stepping to another image.
+    page.locator(f'[data-image-id="{first}"]').get_by_role("link", name="Open photo").click()
+    expect(page).to_have_url(re.compile(rf"/images/{first}\?"))
+    expect(page.get_by_test_id("image-large")).to_be_visible()
+    page.get_by_role("button", name="Previous image").click()
+    expect(page).not_to_have_url(re.compile(rf"/images/{first}\?"))
+    page.get_by_role("button", name="Exit").click()
+    back_on_the_photo_tab()
+    shot(page, "thing-photos-returned")
+
+    # The browser's Back.
+    tiles(page).first.get_by_role("link", name="Open photo").click()
+    expect(page.get_by_test_id("image-large")).to_be_visible()
+    page.go_back()
+    back_on_the_photo_tab()
+
+
 def test_viewer_sees_photos_without_attach_or_remove(
     page: Page, console: Console, admin_api: APIRequestContext
 ) -> None:

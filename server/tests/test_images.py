@@ -464,6 +464,79 @@ async def test_every_search_field_filters(org_factory) -> None:
     assert_error(await client.get("/api/images", params={"sort": "annotation"}), 400)
 
 
+async def test_neighbours_step_through_the_gallery_order_from_any_image(org_factory) -> None:
+    org: Org = await org_factory()
+    ids, cats = await _gallery(org)
+    client = org.client("Viewer")
+
+    async def walk(**params: Any) -> list[str]:
+        """Every image in order, found by stepping from each to the next and back."""
+        listed = await client.get("/api/images", params={"limit": 1000, **params})
+        order = [i["id"] for i in listed.json()]
+        for index, image_id in enumerate(order):
+            response = await client.get(f"/api/images/{image_id}/neighbours", params=params)
+            assert response.status_code == 200, response.text
+            assert response.json() == {
+                "previous": order[index - 1] if index > 0 else None,
+                "next": order[index + 1] if index + 1 < len(order) else None,
+            }
+        return order
+
+    everything = await walk()
+    assert everything == [
+        ids[k] for k in ("tagonly", "bare", "both", "truck", "dent")
+    ]  # newest upload first
+    assert await walk(sort="timestamp") == [
+        ids[k] for k in ("dent", "truck", "both", "bare", "tagonly")
+    ]
+    assert await walk(sort="-timestamp", categories=cats["Damage"]) == [ids["both"], ids["dent"]]
+    assert await walk(tags="truck", tagsEmpty=True, **{"or": True}) == [
+        ids[k] for k in ("bare", "both", "truck")
+    ]
+    # An image outside the search still has its place in the order.
+    outside = await client.get(
+        f"/api/images/{ids['truck']}/neighbours", params={"categories": cats["Damage"]}
+    )
+    assert outside.json() == {"previous": ids["both"], "next": ids["dent"]}
+    # Equal times: the id breaks the tie, as in the list.
+    admin = org.client("Administrator")
+    same = datetime(2023, 6, 1, 9)
+    for _ in range(3):
+        await uploaded(admin, jpeg(taken=same), tags=["same"])
+    assert len(await walk(sort="timestamp", tags="same")) == 3
+    assert len(await walk(sort="-timestamp")) == 8
+
+    assert_error(
+        await client.get(f"/api/images/{ids['dent']}/neighbours", params={"sort": "annotation"}),
+        400,
+    )
+    assert_error(await client.get(f"/api/images/{OTHER_ID}/neighbours"), 404)
+    theirs: Org = await org_factory()
+    assert_error(await theirs.client("Viewer").get(f"/api/images/{ids['dent']}/neighbours"), 404)
+
+
+async def test_tag_suggestions_list_the_organisations_tags(org_factory) -> None:
+    org: Org = await org_factory()
+    await _gallery(org)
+    client = org.client("Viewer")
+
+    async def tags(**params: Any) -> list[str]:
+        response = await client.get("/api/images/tags", params=params)
+        assert response.status_code == 200, response.text
+        return list(response.json())
+
+    # Most used first, then by name.
+    assert await tags() == ["truck", "bay-4", "Forklift", "forklift-2", "misc"]
+    assert await tags(prefix="FORK") == ["Forklift", "forklift-2"]
+    assert await tags(prefix=" fork ", limit=1) == ["Forklift"]
+    assert await tags(prefix="%") == []
+    assert await tags(prefix="ruck") == []
+    assert_error(await client.get("/api/images/tags", params={"limit": 0}), 422)
+    assert_error(await client.get("/api/images/tags", params={"limit": 101}), 422)
+    theirs: Org = await org_factory()
+    assert (await theirs.client("Viewer").get("/api/images/tags")).json() == []
+
+
 async def test_uploader_lookup(org_factory) -> None:
     org: Org = await org_factory()
     image = await uploaded(org.client("Operator"), jpeg())

@@ -40,9 +40,9 @@ def workbook(rows: list[list[Any]], headers: list[str] = HEADERS) -> bytes:
 
 
 async def parse(
-    client: httpx.AsyncClient, data: bytes, name: str = "assets.xlsx"
+    client: httpx.AsyncClient, data: bytes, name: str = "assets.xlsx", **params: Any
 ) -> httpx.Response:
-    return await client.post("/api/import/parse", files={"file": (name, data, XLSX)})
+    return await client.post("/api/import/parse", files={"file": (name, data, XLSX)}, params=params)
 
 
 def row_body(site: str, cells: dict[str, str], **extra: Any) -> dict[str, Any]:
@@ -82,6 +82,43 @@ async def test_parse_gives_headers_and_rows_as_text(org_factory) -> None:
         ["Scanner", "Handheld", "3.25", "", "", "", "", ""],
         ["Ladder", "2024-05-06 07:08:09", "2024-01-02", "", "", "", "", ""],
     ]
+    assert body["headerRow"] == 1 and body["rowNumbers"] == [2, 4, 5]
+    assert body["above"] == []
+
+
+async def test_the_header_row_can_be_chosen_below_a_title(org_factory) -> None:
+    org: Org = await org_factory()
+    client = org.client("Manager")
+    # A title and a blank row above the headers, as registers often have.
+    data = workbook(
+        [[], ["Asset", "Serial No"], ["Pump", "S-1"], ["Valve", "S-2"]],
+        headers=["Asset register, March"],
+    )
+    first = (await parse(client, data)).json()
+    assert (first["headerRow"], first["headers"]) == (1, ["Asset register, March", "Column B"])
+    assert first["rows"][0] == ["Asset", "Serial No"] and first["rowNumbers"] == [3, 4, 5]
+
+    response = await parse(client, data, headerRow=3)
+    assert response.status_code == 200, response.text
+    chosen = response.json()
+    assert chosen["headerRow"] == 3
+    assert chosen["headers"] == ["Asset", "Serial No"]
+    assert chosen["rows"] == [["Pump", "S-1"], ["Valve", "S-2"]]
+    assert chosen["rowNumbers"] == [4, 5]
+    assert chosen["above"] == [{"row": 1, "cells": ["Asset register, March"]}]
+
+    empty = await parse(client, data, headerRow=2)
+    assert_error(
+        empty,
+        400,
+        "empty header row",
+        "Row 2 of the sheet is empty: choose the row with the headers",
+    )
+    beyond = await parse(client, data, headerRow=9)
+    assert_error(
+        beyond, 400, "empty header row", "The sheet has no row 9: choose the row with the headers"
+    )
+    assert_error(await parse(client, data, headerRow=0), 422)
 
 
 def _encrypted() -> bytes:
@@ -153,6 +190,20 @@ def test_a_sheet_over_the_row_or_cell_limit_is_refused() -> None:
     with pytest.raises(WorkbookRefused, match="more than 47 cells"):
         list(sheet.rows)
     assert len(list(open_sheet(io.BytesIO(data), max_cells=48).rows)) == 6
+
+
+async def test_a_row_without_a_name_is_refused_with_a_clear_error(org_factory) -> None:
+    org: Org = await org_factory()
+    client = org.client("Manager")
+    site = org.site_ids[0]
+    for name in ("", "   "):
+        response = await client.post("/api/import/row", json=row_body(site, cells(name, "N1")))
+        assert_error(response, 400, "no name", "The row has no name: every item needs one")
+    unmapped = {**row_body(site, cells("Pump", "N1")), "headerAssetFields": MAPPING[3:4]}
+    assert_error(await client.post("/api/import/row", json=unmapped), 400, "no name")
+    assert (await client.get("/api/things/tag/N1")).status_code == 404
+    made = await client.post("/api/import/row", json=row_body(site, cells("Pump", "N1")))
+    assert made.status_code == 201, made.text
 
 
 async def test_rows_become_items_with_every_field(org_factory) -> None:

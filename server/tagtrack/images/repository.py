@@ -22,11 +22,17 @@ from tagtrack.models import Image, Thing, User
 # Joins tags for substring search; a tag never holds it.
 _TAG_SEPARATOR = "\x1f"
 _STREAM_BATCH = 200
+# The gallery's order: these fields, ties broken by id descending (as paginate does).
+SORTABLE = {"timestamp": Image.timestamp, "timeCreated": Image.time_created}
+DEFAULT_SORT = "-timeCreated"
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _like(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
+    return f"%{_escape(text)}%"
 
 
 def search_condition(query: ImageSearch) -> ColumnElement[bool]:
@@ -85,8 +91,8 @@ class ImageRepository(Repository[Image]):
             self.session,
             self._where(org_id, None, query),
             params,
-            sortable={"timestamp": Image.timestamp, "timeCreated": Image.time_created},
-            default_sort="-timeCreated",
+            sortable=SORTABLE,
+            default_sort=DEFAULT_SORT,
             searchable=[],
             tiebreak=Image.id.desc(),
         )
@@ -94,6 +100,47 @@ class ImageRepository(Repository[Image]):
     async def get(self, org_id: str, image_id: str) -> Image | None:
         stmt = select(Image).where(Image.org_id == org_id, Image.id == image_id)
         return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def neighbour(
+        self, org_id: str, image: Image, query: ImageSearch, sort: str, after: bool
+    ) -> str | None:
+        """Id of the matching image just after (else before) this one in the gallery's order."""
+        key = sort.lstrip("-")
+        column = SORTABLE[key]
+        value = getattr(image, column.key)
+        # Towards lower values of the sort column: after in a descending order, else before;
+        # ties always go on by descending id.
+        downward = sort.startswith("-") == after
+        beyond = column < value if downward else column > value
+        tie_id = Image.id < image.id if after else Image.id > image.id
+        stmt = (
+            select(Image.id)
+            .where(
+                Image.org_id == org_id,
+                search_condition(query),
+                or_(beyond, and_(column == value, tie_id)),
+            )
+            .order_by(
+                column.desc() if downward else column.asc(),
+                Image.id.desc() if after else Image.id.asc(),
+            )
+            .limit(1)
+        )
+        return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def tags(self, org_id: str, prefix: str, limit: int) -> list[str]:
+        """The organisation's image tags starting with the prefix (any case), most used first."""
+        each = select(func.unnest(Image.tags).label("tag")).where(Image.org_id == org_id)
+        tags = each.subquery()
+        stmt = (
+            select(tags.c.tag)
+            .group_by(tags.c.tag)
+            .order_by(func.count().desc(), func.lower(tags.c.tag), tags.c.tag)
+            .limit(limit)
+        )
+        if prefix:
+            stmt = stmt.where(tags.c.tag.ilike(f"{_escape(prefix)}%", escape="\\"))
+        return list((await self.session.execute(stmt)).scalars().all())
 
     async def count_ids(self, org_id: str, ids: Sequence[str]) -> int:
         stmt = select(func.count()).where(Image.org_id == org_id, Image.id.in_(list(ids)))

@@ -38,11 +38,15 @@ from tagtrack.images.schemas import (
     ImageRead,
     ImageSearch,
     ImageWrite,
+    Neighbours,
     Uploader,
 )
 from tagtrack.images.service import ImageService, Served
 from tagtrack.kit.lists import MAX_LIMIT, MAX_PAGE, ListParams, set_total
 from tagtrack.kit.schemas import UtcDateTime
+
+# Suggestions while typing: a short list.
+MAX_TAGS = 100
 
 router = APIRouter(prefix="/images", tags=["images"], responses=ERROR_RESPONSES)
 
@@ -107,12 +111,13 @@ def _search(
 Search = Annotated[ImageSearch, Depends(_search)]
 
 
+Sort = Annotated[str, Query(max_length=64, description="timestamp or timeCreated, '-' descends")]
+
+
 def _paging(
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="Images per page")] = 25,
     page: Annotated[int, Query(ge=0, le=MAX_PAGE, description="Zero-based page")] = 0,
-    sort: Annotated[
-        str, Query(max_length=64, description="timestamp or timeCreated, '-' descends")
-    ] = "",
+    sort: Sort = "",
 ) -> ListParams:
     return ListParams(limit=limit, page=page, sort=sort, search="", search2="")
 
@@ -182,6 +187,19 @@ async def delete_images_by_query(
 async def list_uploaders(principal: SignedIn, service: Service) -> list[Uploader]:
     """Users who uploaded images: id and username."""
     return await service.uploaders(principal)
+
+
+@router.get("/tags", response_model=list[str])
+async def list_image_tags(
+    principal: SignedIn,
+    service: Service,
+    prefix: Annotated[
+        str, Query(max_length=200, description="Tags starting with it, any case")
+    ] = "",
+    limit: Annotated[int, Query(ge=1, le=MAX_TAGS, description="At most this many")] = 20,
+) -> list[str]:
+    """The organisation's image tags, most used first, for suggestions while typing."""
+    return await service.tags(principal, prefix.strip(), limit)
 
 
 @router.get("/uploaders/{user_id}", response_model=Uploader)
@@ -260,6 +278,14 @@ async def get_mini(image_id: str, principal: SignedIn, service: Service) -> Any:
 async def get_image_meta(image_id: str, principal: SignedIn, service: Service) -> ImageRead:
     """The image object: times, location, comment, tags, categories, size, EXIF data."""
     return await service.get(principal, image_id)
+
+
+@router.get("/{image_id}/neighbours", response_model=Neighbours)
+async def get_image_neighbours(
+    image_id: str, principal: SignedIn, service: Service, query: Search, sort: Sort = ""
+) -> Neighbours:
+    """The images before and after this one in the gallery's order for the search query."""
+    return await service.neighbours(principal, image_id, query, sort)
 
 
 @router.put("/{image_id}/meta", response_model=ImageRead)

@@ -114,6 +114,13 @@ class Count(ApiModel):
     count: int
 
 
+class Neighbours(ApiModel):
+    """The images either side of one in the gallery's order, for the same search."""
+
+    previous: str | None = Field(description="Id of the image before it; null at the start")
+    next: str | None = Field(description="Id of the image after it; null at the end")
+
+
 class Uploader(ApiModel):
     id: str
     username: str

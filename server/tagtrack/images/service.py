@@ -18,7 +18,7 @@ from tagtrack.images.processing import (
     process_photo,
     upload_error,
 )
-from tagtrack.images.repository import ImageRepository
+from tagtrack.images.repository import DEFAULT_SORT, SORTABLE, ImageRepository
 from tagtrack.images.schemas import (
     BulkEdit,
     CategoryRef,
@@ -30,6 +30,7 @@ from tagtrack.images.schemas import (
     ImageSize,
     ImageWrite,
     Location,
+    Neighbours,
     Uploader,
     clean_tags,
 )
@@ -128,6 +129,25 @@ class ImageService:
 
     async def get(self, principal: Principal, image_id: str) -> ImageRead:
         return (await self._reads(principal, [await self._get(principal, image_id)]))[0]
+
+    async def neighbours(
+        self, principal: Principal, image_id: str, query: ImageSearch, sort: str
+    ) -> Neighbours:
+        image = await self._get(principal, image_id)
+        sort = sort or DEFAULT_SORT
+        if sort.lstrip("-") not in SORTABLE:
+            raise BadRequest(
+                f"Cannot sort by '{sort.lstrip('-')}'; sortable fields: {', '.join(SORTABLE)}",
+                reason="invalid sort",
+            )
+        org_id = principal.org_id
+        return Neighbours(
+            previous=await self.repository.neighbour(org_id, image, query, sort, after=False),
+            next=await self.repository.neighbour(org_id, image, query, sort, after=True),
+        )
+
+    async def tags(self, principal: Principal, prefix: str, limit: int) -> list[str]:
+        return await self.repository.tags(principal.org_id, prefix, limit)
 
     async def _category_ids(self, principal: Principal, ids: Sequence[str]) -> list[str]:
         wanted = list(dict.fromkeys(ids))

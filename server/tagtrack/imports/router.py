@@ -37,10 +37,18 @@ async def parse_workbook(
     principal: Importer,
     service: Service,
     file: Annotated[UploadFile, File(description="The .xlsx workbook")],
+    headerRow: Annotated[  # noqa: N803
+        int | None,
+        Query(
+            ge=1,
+            le=1_048_576,
+            description="The row number of the headers; default: the first non-empty row",
+        ),
+    ] = None,
 ) -> ParsedSheet:
     """Read a workbook's first sheet for the preview; nothing is stored."""
     data = await file.read(MAX_FILE_BYTES + 1)
-    return await service.parse(file.filename or "", data)
+    return await service.parse(file.filename or "", data, headerRow)
 
 
 @router.post("/row", response_model=ImportRowResult, status_code=201, description=RULES_TEXT)

@@ -15,10 +15,12 @@ LIST_FIELDS = ("tags", "tags1", "tags2", "categories", "labels")
 DEFAULT_MAPPING = "DEFAULT"
 NO_MAPPING = "Please map headers to asset fields."
 ZONE_REQUIRED = "Please select a zone to import assets to."
+NO_NAME = "The row has no name: every item needs one"
 # Generated tags: the site's tag prefix and a zero-padded sequence number.
 GENERATED_DIGITS = 8
 
 RULES_TEXT = (
+    f"A row without a name is refused (400 '{NO_NAME}'). "
     "A cell of a list field (tags, tags1, tags2, categories, labels) holds several values "
     "separated by commas, semicolons or line breaks. Categories are named: a name that is no "
     "image category of the organisation yet creates one (matched case-insensitively). With "

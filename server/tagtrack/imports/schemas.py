@@ -8,6 +8,11 @@ from tagtrack.settings.schemas import HeaderAssetField
 CellText = Annotated[str, Field(max_length=32_767)]
 
 
+class SheetRow(ApiModel):
+    row: int = Field(description="The sheet's row number")
+    cells: list[str]
+
+
 class ParsedSheet(ApiModel):
     """The first sheet of a workbook, every cell as text (dates as YYYY-MM-DD or
     YYYY-MM-DD HH:MM:SS, whole numbers without decimals, TRUE/FALSE)."""
@@ -15,6 +20,11 @@ class ParsedSheet(ApiModel):
     fileName: str
     headers: list[str]
     rows: list[list[str]] = Field(description="Each row has one cell per header")
+    headerRow: int = Field(description="The sheet's row number (as Excel shows it) of the headers")
+    rowNumbers: list[int] = Field(description="The sheet's row number of each row")
+    above: list[SheetRow] = Field(
+        description="Non-empty rows above the headers (at most 20), to choose as headers instead"
+    )
 
 
 class ImportRow(ApiModel):

@@ -20,6 +20,7 @@ from tagtrack.events.schemas import ManualEvent
 from tagtrack.events.service import EventService
 from tagtrack.imports.repository import ImportRepository
 from tagtrack.imports.rules import (
+    NO_NAME,
     RowFields,
     check_mapping,
     duplicate_candidates,
@@ -27,7 +28,7 @@ from tagtrack.imports.rules import (
     generated_tag,
     row_fields,
 )
-from tagtrack.imports.schemas import ImportRow, ImportRowResult, ParsedSheet
+from tagtrack.imports.schemas import ImportRow, ImportRowResult, ParsedSheet, SheetRow
 from tagtrack.imports.workbook import WorkbookRefused, read_all
 from tagtrack.lookups.tracking import site_for_write
 from tagtrack.models import ImageCategory, Site, Thing, Zone
@@ -72,12 +73,19 @@ class ImportService:
         # Next generated tag number by prefix, valid while this transaction holds the lock.
         self._next_number: dict[str, int] = {}
 
-    async def parse(self, file_name: str, data: bytes) -> ParsedSheet:
+    async def parse(self, file_name: str, data: bytes, header_row: int | None) -> ParsedSheet:
         try:
-            headers, rows = await anyio.to_thread.run_sync(read_all, data, limiter=_readers)
+            sheet = await anyio.to_thread.run_sync(read_all, data, header_row, limiter=_readers)
         except WorkbookRefused as exc:
             raise refused(exc) from exc
-        return ParsedSheet(fileName=file_name, headers=headers, rows=rows)
+        return ParsedSheet(
+            fileName=file_name,
+            headers=sheet.headers,
+            rows=sheet.rows,
+            headerRow=sheet.header_row,
+            rowNumbers=sheet.row_numbers,
+            above=[SheetRow(row=n, cells=cells) for n, cells in sheet.above],
+        )
 
     async def site_settings(self, site: Site) -> SiteSettingsBody:
         return SiteSettingsBody.model_validate(
@@ -143,6 +151,8 @@ class ImportService:
         options = settings.importSettings
         if zone is None and options.requireZone:
             raise BadRequest("Please select a zone to import assets to.", reason="zone required")
+        if not row.name:
+            raise BadRequest(NO_NAME, reason="no name")
         created = await self._categories(principal, row)
         if not row.all_tags() and options.generatePrefixTag:
             row.tags = [await self._generated_tag(principal.org_id, settings.orgTagPrefix)]

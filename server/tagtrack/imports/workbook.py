@@ -4,7 +4,7 @@ as text, rows streamed so that very large files read in constant memory."""
 import io
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import IO, Any
@@ -24,9 +24,9 @@ MAX_CELLS = 2_000_000
 LIMITS_TEXT = (
     f"An .xlsx workbook (Excel 2007 or later) of at most {MAX_FILE_BYTES // 1048576} MiB "
     f"({MAX_UNPACKED_BYTES // 1048576} MiB unpacked), read from its first sheet: the first "
-    f"non-empty row holds the headers, then at most {MAX_ROWS:,} rows of at most {MAX_COLUMNS} "
-    f"columns ({MAX_CELLS:,} cells in all). Old .xls files, CSV, password-protected and "
-    "damaged workbooks are refused (4xx)."
+    f"non-empty row (or the row chosen) holds the headers, then at most {MAX_ROWS:,} rows of "
+    f"at most {MAX_COLUMNS} columns ({MAX_CELLS:,} cells in all). Old .xls files, CSV, "
+    "password-protected and damaged workbooks are refused (4xx)."
 )
 
 _OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -133,6 +133,10 @@ def _unique_headers(cells: list[str]) -> list[str]:
     return headers
 
 
+# Non-empty rows above a chosen header row kept to offer as the header row instead.
+MAX_ABOVE = 20
+
+
 @dataclass
 class Sheet:
     """The first sheet of a workbook: its headers, and its rows as text, read lazily."""
@@ -141,6 +145,12 @@ class Sheet:
     rows: Iterator[list[str]]
     # Rows the file says it has (a hint for progress; None when it does not say).
     size_hint: int | None
+    # The sheet's row number (as Excel shows it) of the headers.
+    header_row: int = 1
+    # The non-empty rows above the headers, with their row numbers (at most MAX_ABOVE).
+    above: list[tuple[int, list[str]]] = field(default_factory=list)
+    # The row number of the row last handed on by rows.
+    row_number: int = 0
 
 
 def _texts(values: tuple[Any, ...]) -> list[str]:
@@ -158,8 +168,10 @@ def open_sheet(
     max_rows: int | None = MAX_ROWS,
     max_cells: int | None = MAX_CELLS,
     owned: bool = False,
+    header_row: int | None = None,
 ) -> Sheet:
-    """Check the file is a real .xlsx and open its first sheet; raises WorkbookRefused."""
+    """Check the file is a real .xlsx and open its first sheet; raises WorkbookRefused.
+    The headers are in header_row (the sheet's row number), else in the first non-empty row."""
     head = source.read(4096)
     source.seek(0)
     if not head.startswith(_ZIP_MAGIC):
@@ -179,14 +191,21 @@ def open_sheet(
     hint = sheet.max_row if isinstance(sheet.max_row, int) else None
     # A declared size is not trusted: rows are read as they are, not padded to it.
     sheet.reset_dimensions()
-    values = sheet.iter_rows(values_only=True)
+    values = enumerate(sheet.iter_rows(values_only=True), start=1)
+    above: list[tuple[int, list[str]]] = []
     try:
         headers: list[str] | None = None
-        for raw in values:
+        number = 0
+        for number, raw in values:
             texts = _texts(raw)
-            if any(texts):
-                headers = _unique_headers(texts)
+            if header_row is None and not any(texts):
+                continue
+            if header_row is None or number == header_row:
+                if any(texts):
+                    headers = _unique_headers(texts)
                 break
+            if any(texts) and len(above) < MAX_ABOVE:
+                above.append((number, texts))
     except WorkbookRefused:
         book.close()
         raise
@@ -197,13 +216,24 @@ def open_sheet(
         ) from exc
     if headers is None:
         book.close()
+        if header_row is not None and number == header_row:
+            raise WorkbookRefused(
+                f"Row {header_row} of the sheet is empty: choose the row with the headers",
+                "empty header row",
+            )
+        if header_row is not None and number:
+            raise WorkbookRefused(
+                f"The sheet has no row {header_row}: choose the row with the headers",
+                "empty header row",
+            )
         raise WorkbookRefused("The first sheet of the workbook is empty", "empty")
 
     def rows() -> Iterator[list[str]]:
         width = len(headers)
         count = cells = 0
         try:
-            for raw in values:
+            for row_number, raw in values:
+                result.row_number = row_number
                 texts = _texts(raw)
                 if not any(texts):
                     continue
@@ -228,18 +258,40 @@ def open_sheet(
             if owned:
                 source.close()
 
-    return Sheet(headers=headers, rows=rows(), size_hint=hint)
+    result = Sheet(headers=headers, rows=rows(), size_hint=hint, header_row=number, above=above)
+    return result
 
 
-def read_all(data: bytes) -> tuple[list[str], list[list[str]]]:
+@dataclass
+class ReadSheet:
+    """A whole sheet in memory: the headers, the rows below them and the rows above."""
+
+    headers: list[str]
+    rows: list[list[str]]
+    row_numbers: list[int]
+    header_row: int
+    above: list[tuple[int, list[str]]]
+
+
+def read_all(data: bytes, header_row: int | None = None) -> ReadSheet:
     """Headers and every row of a workbook held in memory (the API's preview)."""
     if len(data) > MAX_FILE_BYTES:
         raise WorkbookRefused(f"The file is over {MAX_FILE_BYTES // 1048576} MiB", "too large")
-    sheet = open_sheet(io.BytesIO(data))
-    rows = list(sheet.rows)
+    sheet = open_sheet(io.BytesIO(data), header_row=header_row)
+    rows: list[list[str]] = []
+    numbers: list[int] = []
+    for row in sheet.rows:
+        rows.append(row)
+        numbers.append(sheet.row_number)
     width = max([len(sheet.headers), *(len(r) for r in rows)])
     headers = _unique_headers(sheet.headers + [""] * (width - len(sheet.headers)))
-    return headers, [r + [""] * (width - len(r)) for r in rows]
+    return ReadSheet(
+        headers=headers,
+        rows=[r + [""] * (width - len(r)) for r in rows],
+        row_numbers=numbers,
+        header_row=sheet.header_row,
+        above=sheet.above,
+    )
 
 
 def open_path(path: Path) -> Sheet:

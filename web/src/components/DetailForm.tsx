@@ -10,7 +10,7 @@ import Tabs from '@mui/material/Tabs';
 import Tooltip from '@mui/material/Tooltip';
 import { useState, type ReactNode } from 'react';
 import { useForm, useWatch, type FieldErrors, type FieldValues } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '../api/client';
 import { useSiteNavigate } from '../features/session/SiteContext';
 import { ConfirmDialog, deleteConfirmMessage } from './ConfirmDialog';
@@ -101,6 +101,9 @@ function withNumbers<V extends FieldValues>(values: V, tabs: TabDef<V>[]): V {
   return out as V;
 }
 
+/** The URL parameter naming the tab a detail screen opens on. */
+export const TAB_PARAM = 'tab';
+
 /** The generic detail screen: tabs of fields, Save, Delete, and the spec's messages. */
 export function DetailForm<V extends FieldValues, R = unknown>({
   name,
@@ -129,7 +132,14 @@ export function DetailForm<V extends FieldValues, R = unknown>({
   const snackbar = useSnackbar();
   const form = useForm<FieldValues>({ defaultValues: initialValues, mode: 'onSubmit' });
   const visibleTabs = tabs.filter((t) => !t.hidden);
-  const [tabIndex, setTabIndex] = useState(0);
+  // A link can open a tab by its label (?tab=Photo), e.g. to come back to it.
+  const [params] = useSearchParams();
+  const [tabIndex, setTabIndex] = useState(() =>
+    Math.max(
+      0,
+      visibleTabs.findIndex((t) => t.label === params.get(TAB_PARAM)),
+    ),
+  );
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const canSave = isNew ? canCreate : canModify;

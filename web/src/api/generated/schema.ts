@@ -1118,6 +1118,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/images/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Image Tags
+         * @description The organisation's image tags, most used first, for suggestions while typing.
+         */
+        get: operations["list_image_tags_api_images_tags_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/images/uploaders/{user_id}": {
         parameters: {
             query?: never;
@@ -1315,6 +1335,26 @@ export interface paths {
          * @description Save the comment, tags, categories and (when given) the location.
          */
         put: operations["update_image_meta_api_images__image_id__meta_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/images/{image_id}/neighbours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Image Neighbours
+         * @description The images before and after this one in the gallery's order for the search query.
+         */
+        get: operations["get_image_neighbours_api_images__image_id__neighbours_get"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1914,7 +1954,7 @@ export interface paths {
         put?: never;
         /**
          * Parse Workbook
-         * @description An .xlsx workbook (Excel 2007 or later) of at most 20 MiB (400 MiB unpacked), read from its first sheet: the first non-empty row holds the headers, then at most 50,000 rows of at most 200 columns (2,000,000 cells in all). Old .xls files, CSV, password-protected and damaged workbooks are refused (4xx).
+         * @description An .xlsx workbook (Excel 2007 or later) of at most 20 MiB (400 MiB unpacked), read from its first sheet: the first non-empty row (or the row chosen) holds the headers, then at most 50,000 rows of at most 200 columns (2,000,000 cells in all). Old .xls files, CSV, password-protected and damaged workbooks are refused (4xx).
          */
         post: operations["parse_workbook_api_import_parse_post"];
         delete?: never;
@@ -1934,7 +1974,7 @@ export interface paths {
         put?: never;
         /**
          * Import Row
-         * @description A cell of a list field (tags, tags1, tags2, categories, labels) holds several values separated by commas, semicolons or line breaks. Categories are named: a name that is no image category of the organisation yet creates one (matched case-insensitively). With importSettings.generatePrefixTag a row without any tag gets the tag orgTagPrefix + an 8-digit sequence number, one more than the highest such tag in the organisation. With importSettings.prefixedTagDupCheck a row's tag also counts as a duplicate of a thing carrying orgTagPrefix + that tag.
+         * @description A row without a name is refused (400 'The row has no name: every item needs one'). A cell of a list field (tags, tags1, tags2, categories, labels) holds several values separated by commas, semicolons or line breaks. Categories are named: a name that is no image category of the organisation yet creates one (matched case-insensitively). With importSettings.generatePrefixTag a row without any tag gets the tag orgTagPrefix + an 8-digit sequence number, one more than the highest such tag in the organisation. With importSettings.prefixedTagDupCheck a row's tag also counts as a duplicate of a thing carrying orgTagPrefix + that tag.
          */
         post: operations["import_row_api_import_row_post"];
         delete?: never;
@@ -3242,6 +3282,22 @@ export interface components {
              */
             password?: string | null;
         };
+        /**
+         * Neighbours
+         * @description The images either side of one in the gallery's order, for the same search.
+         */
+        Neighbours: {
+            /**
+             * Previous
+             * @description Id of the image before it; null at the start
+             */
+            previous: string | null;
+            /**
+             * Next
+             * @description Id of the image after it; null at the end
+             */
+            next: string | null;
+        };
         /** OrgSettingsBody */
         OrgSettingsBody: {
             /**
@@ -3346,6 +3402,21 @@ export interface components {
              * @description Each row has one cell per header
              */
             rows: string[][];
+            /**
+             * Headerrow
+             * @description The sheet's row number (as Excel shows it) of the headers
+             */
+            headerRow: number;
+            /**
+             * Rownumbers
+             * @description The sheet's row number of each row
+             */
+            rowNumbers: number[];
+            /**
+             * Above
+             * @description Non-empty rows above the headers (at most 20), to choose as headers instead
+             */
+            above: components["schemas"]["SheetRow"][];
         };
         /** PasswordResetBody */
         PasswordResetBody: {
@@ -3484,6 +3555,16 @@ export interface components {
             sites?: string[];
             /** Companies */
             companies?: string[];
+        };
+        /** SheetRow */
+        SheetRow: {
+            /**
+             * Row
+             * @description The sheet's row number
+             */
+            row: number;
+            /** Cells */
+            cells: string[];
         };
         /** SiteRead */
         SiteRead: {
@@ -10037,6 +10118,76 @@ export interface operations {
             };
         };
     };
+    list_image_tags_api_images_tags_get: {
+        parameters: {
+            query?: {
+                /** @description Tags starting with it, any case */
+                prefix?: string;
+                /** @description At most this many */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_uploader_api_images_uploaders__user_id__get: {
         parameters: {
             query?: never;
@@ -10835,6 +10986,96 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImageRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_image_neighbours_api_images__image_id__neighbours_get: {
+        parameters: {
+            query?: {
+                /** @description timestamp or timeCreated, '-' descends */
+                sort?: string;
+                /** @description Each must be on the image */
+                tags?: string[];
+                /** @description Category ids; each must be on the image */
+                categories?: string[];
+                /** @description Images without tags */
+                tagsEmpty?: boolean;
+                /** @description Images without categories */
+                categoriesEmpty?: boolean;
+                /** @description Uploaded by this user id */
+                uploader?: string;
+                /** @description Text in comment, tags */
+                search?: string;
+                /** @description Tags match as parts, any case */
+                partial?: boolean;
+                /** @description Taken at or after */
+                dateStart?: string | null;
+                /** @description Taken at or before */
+                dateEnd?: string | null;
+                /** @description Any condition is enough */
+                or?: boolean;
+            };
+            header?: never;
+            path: {
+                image_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Neighbours"];
                 };
             };
             /** @description Bad request */
@@ -13017,7 +13258,10 @@ export interface operations {
     };
     parse_workbook_api_import_parse_post: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The row number of the headers; default: the first non-empty row */
+                headerRow?: number | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -25,7 +25,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { useBlocker, useParams, useSearchParams } from 'react-router';
+import { useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { ImageMeta } from '../../api/types';
 import { ConfirmDialog, deleteConfirmMessage } from '../../components/ConfirmDialog';
 import { formatBytes, formatImageDate } from '../../components/format';
@@ -40,11 +40,11 @@ import {
   rememberUploadFields,
   useDeleteImages,
   useImage,
-  useImages,
+  useImageNeighbours,
   useSaveImage,
   useUploader,
 } from './queries';
-import { searchFromParams, searchParams } from './search';
+import { RETURN_PARAM, returnPathOf, searchFromParams, searchParams } from './search';
 
 /** Below this width the metadata drawer slides over the image instead of sitting beside it. */
 export const DRAWER_BREAKPOINT = '(min-width:800px)';
@@ -103,8 +103,19 @@ function ImageEditor({ image }: { image: ImageMeta }) {
   const [params] = useSearchParams();
   const fromUpload = params.get('fromUpload') === 'true';
   const search = useMemo(() => searchFromParams(params), [params]);
-  const listQuery = searchParams(search).toString();
+  // Opened from a thing's Photo tab: Exit goes back there, also after stepping.
+  const returnPath = returnPathOf(params);
+  const listQuery = useMemo(() => {
+    const query = searchParams(search);
+    if (returnPath) query.set(RETURN_PARAM, returnPath);
+    return query.toString();
+  }, [search, returnPath]);
   const withList = (path: string) => (listQuery ? `${path}?${listQuery}` : path);
+  const plainNavigate = useNavigate();
+  const exit = (options?: { replace: boolean }) => {
+    if (returnPath) plainNavigate(returnPath, options);
+    else navigate(withList('/images'), options);
+  };
 
   const [initial, setInitial] = useState<Labels>(() => labelsOf(image));
   const [labels, setLabels] = useState<Labels>(initial);
@@ -118,18 +129,14 @@ function ImageEditor({ image }: { image: ImageMeta }) {
   const canModify = perms.can('images', 'modify');
   const canDelete = perms.can('images', 'delete');
 
-  // Stepping: the gallery's list for the same search, loading more pages as needed.
-  const list = useImages(search);
-  const rows = useMemo(() => list.data?.pages.flatMap((p) => p.rows) ?? [], [list.data]);
-  const index = rows.findIndex((r) => r.id === image.id);
-  const previous = index > 0 ? rows[index - 1] : undefined;
-  const next = index >= 0 ? rows[index + 1] : undefined;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
-  useEffect(() => {
-    if (index >= 0 && index >= rows.length - 2 && hasNextPage && !isFetchingNextPage) {
-      void fetchNextPage();
-    }
-  }, [index, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  // Stepping: the images either side in the gallery's order for the same search, from the
+  // server, so it works from any image however it was opened.
+  const neighbours = useImageNeighbours(image.id, search);
+  const previous = neighbours.data?.previous ?? undefined;
+  const next = neighbours.data?.next ?? undefined;
+  const loaded = neighbours.isSuccess;
+  // A key pressed before the neighbours are known steps once they are.
+  const wanted = useRef<'previous' | 'next' | null>(null);
 
   // Leaving with unsaved changes asks first: in the console, and through the browser.
   const deleted = useRef(false);
@@ -148,8 +155,8 @@ function ImageEditor({ image }: { image: ImageMeta }) {
   }, [dirty]);
 
   const step = useCallback(
-    (target: ImageMeta | undefined) => {
-      if (target) navigate(withList(`/images/${target.id}`));
+    (target: string | undefined) => {
+      if (target) navigate(withList(`/images/${target}`));
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [navigate, listQuery],
@@ -160,12 +167,20 @@ function ImageEditor({ image }: { image: ImageMeta }) {
       // Not while a dialog, menu or drawer is open over the image.
       const modals = Array.from(document.querySelectorAll('.MuiModal-root'));
       if (modals.some((m) => !m.classList.contains('MuiModal-hidden'))) return;
-      if (e.key === 'ArrowLeft') step(previous);
-      if (e.key === 'ArrowRight') step(next);
+      const direction = e.key === 'ArrowLeft' ? 'previous' : e.key === 'ArrowRight' ? 'next' : null;
+      if (!direction) return;
+      if (loaded) step(direction === 'previous' ? previous : next);
+      else wanted.current = direction;
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [step, previous, next]);
+  }, [step, previous, next, loaded]);
+  useEffect(() => {
+    const direction = wanted.current;
+    if (!direction || !loaded) return;
+    wanted.current = null;
+    step(direction === 'previous' ? previous : next);
+  }, [loaded, step, previous, next]);
 
   const doSave = async (): Promise<boolean> => {
     try {
@@ -197,7 +212,7 @@ function ImageEditor({ image }: { image: ImageMeta }) {
       await remove.mutateAsync([image.id]);
       setDeleting(false);
       deleted.current = true;
-      navigate(withList('/images'), { replace: true });
+      exit({ replace: true });
     } catch (err) {
       console.error('Deleting the image failed', err);
       setDeleting(false);
@@ -281,7 +296,7 @@ function ImageEditor({ image }: { image: ImageMeta }) {
 
   const actions = (
     <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'center' }}>
-      <Button startIcon={<ArrowBack />} onClick={() => navigate(withList('/images'))}>
+      <Button startIcon={<ArrowBack />} onClick={() => exit()}>
         Exit
       </Button>
       <Box sx={{ flex: 1 }} />

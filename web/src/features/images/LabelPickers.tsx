@@ -1,7 +1,10 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import Chip from '@mui/material/Chip';
 import TextField from '@mui/material/TextField';
+import { useState } from 'react';
+import { ChipsInput } from '../../components/ChipsInput';
 import { useCategoryOptions } from '../categories/queries';
+import { useImageTags } from './queries';
 
 export interface CategoryChoice {
   id: string;
@@ -44,43 +47,33 @@ export function CategoryPicker({
   );
 }
 
-/** Free tags (green chips): Enter adds what was typed. */
+/** Free tags (green chips): the organisation's tags are suggested while typing; Enter adds. */
 export function TagPicker({
   label,
   value,
   onChange,
   readOnly = false,
   size = 'medium',
-  suggestions = [],
 }: {
   label: string;
   value: string[];
   onChange: (value: string[]) => void;
   readOnly?: boolean;
   size?: 'small' | 'medium';
-  suggestions?: string[];
 }) {
+  const [typed, setTyped] = useState('');
+  const suggestions = useImageTags(typed, !readOnly);
   return (
-    <Autocomplete
-      multiple
-      freeSolo
-      autoSelect
-      size={size}
-      readOnly={readOnly}
-      options={suggestions}
+    <ChipsInput
+      label={label}
       value={value}
-      onChange={(_, next) =>
-        onChange([...new Set(next.map((t) => String(t).trim()).filter(Boolean))])
-      }
-      renderValue={(selected, getItemProps) =>
-        selected.map((option, index) => {
-          const { key, ...props } = getItemProps({ index });
-          return <Chip key={key} {...props} label={option} size="small" color="success" />;
-        })
-      }
-      renderInput={(params) => (
-        <TextField {...params} label={label} placeholder={readOnly ? '' : 'Type and press Enter'} />
-      )}
+      onChange={onChange}
+      readOnly={readOnly}
+      size={size}
+      color="success"
+      suggestions={suggestions.data ?? []}
+      onTyping={setTyped}
+      placeholder="Type and press Enter"
     />
   );
 }

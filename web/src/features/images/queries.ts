@@ -6,6 +6,7 @@ import {
   useQueryClient,
   type InfiniteData,
 } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { api, apiUrl, toApiError, unwrap, unwrapPage, type Page } from '../../api/client';
 import type { paths } from '../../api/generated/schema';
 import type { ImageBulkEdit, ImageMeta, ImageWrite } from '../../api/types';
@@ -17,6 +18,8 @@ export const imageKeys = {
   list: (search: ImageSearch) => ['images', 'list', search] as const,
   one: (id: string) => ['images', 'one', id] as const,
   uploaders: ['images', 'uploaders'] as const,
+  tags: (prefix: string) => ['images', 'tags', prefix] as const,
+  neighbours: (id: string, search: ImageSearch) => ['images', 'neighbours', id, search] as const,
   uploader: (id: string) => ['images', 'uploader', id] as const,
 };
 
@@ -58,9 +61,7 @@ export function useImages(search: ImageSearch) {
 export function useImage(id: string) {
   const client = useQueryClient();
   return useQuery({
-    queryKey: imageKeys.one(id),
-    queryFn: () =>
-      unwrap(api.GET('/api/images/{image_id}/meta', { params: { path: { image_id: id } } })),
+    ...imageQuery(id),
     // Stepping through the gallery shows the image at once from the loaded list.
     placeholderData: () => {
       for (const [, data] of client.getQueriesData<ImagePages>({ queryKey: ['images', 'list'] })) {
@@ -70,6 +71,52 @@ export function useImage(id: string) {
       return undefined;
     },
   });
+}
+
+/** The organisation's image tags starting with what is typed, most used first. */
+export function useImageTags(prefix: string, enabled = true) {
+  return useQuery({
+    queryKey: imageKeys.tags(prefix),
+    queryFn: () => unwrap(api.GET('/api/images/tags', { params: { query: { prefix } } })),
+    enabled,
+    staleTime: 30_000,
+    // The last suggestions stay while the next ones load.
+    placeholderData: keepPreviousData,
+  });
+}
+
+const neighboursQuery = (id: string, search: ImageSearch) => ({
+  queryKey: imageKeys.neighbours(id, search),
+  queryFn: () =>
+    unwrap(
+      api.GET('/api/images/{image_id}/neighbours', {
+        params: { path: { image_id: id }, query: toQuery(search) },
+      }),
+    ),
+});
+
+const imageQuery = (id: string) => ({
+  queryKey: imageKeys.one(id),
+  queryFn: () =>
+    unwrap(api.GET('/api/images/{image_id}/meta', { params: { path: { image_id: id } } })),
+});
+
+/**
+ * The images before and after this one in the gallery's order for the same search; theirs
+ * are fetched ahead, so that the next step shows at once.
+ */
+export function useImageNeighbours(id: string, search: ImageSearch) {
+  const client = useQueryClient();
+  const query = useQuery(neighboursQuery(id, search));
+  const { data } = query;
+  useEffect(() => {
+    for (const other of [data?.previous, data?.next]) {
+      if (!other) continue;
+      void client.prefetchQuery(imageQuery(other));
+      void client.prefetchQuery(neighboursQuery(other, search));
+    }
+  }, [client, data, search]);
+  return query;
 }
 
 export function useUploaders() {
@@ -101,6 +148,7 @@ export function useSaveImage() {
       unwrap(api.PUT('/api/images/{image_id}/meta', { params: { path: { image_id: id } }, body })),
     onSuccess: (saved) => {
       client.setQueryData(imageKeys.one(saved.id), saved);
+      void client.invalidateQueries({ queryKey: ['images', 'tags'] });
       return client.invalidateQueries({ queryKey: ['images', 'list'] });
     },
   });

@@ -117,3 +117,12 @@ export function activeFilterCount(search: ImageSearch): number {
     Number(!!(search.dateStart || search.dateEnd))
   );
 }
+
+/** The URL parameter of the image edit page naming where Exit returns (a thing's Photo tab). */
+export const RETURN_PARAM = 'from';
+
+/** The in-app path to return to, if the URL names one (never another site's address). */
+export function returnPathOf(params: URLSearchParams): string | null {
+  const path = params.get(RETURN_PARAM) ?? '';
+  return path.startsWith('/') && !path.startsWith('//') && !path.includes('\\') ? path : null;
+}

@@ -29,6 +29,7 @@ import { useSiteSettings } from '../settings/queries';
 import { useZoneOptions } from '../zones/queries';
 import {
   ASSET_FIELDS,
+  failedText,
   FIELD_LABELS,
   headersFor,
   isXlsxName,
@@ -36,10 +37,12 @@ import {
   mappingList,
   NO_MAPPING,
   ONLY_XLSX,
+  rowChoiceText,
   runImport,
   statusTooltip,
   uploadedText,
   ZONE_INLINE,
+  withNamedHeaders,
   ZONE_REQUIRED,
   type RowState,
 } from './importLogic';
@@ -49,7 +52,9 @@ import { importRow, useImportFinished, useParseWorkbook, useSaveMapping } from '
 const shownEmpty = { select: { displayEmpty: true }, inputLabel: { shrink: true } };
 
 type Mapping = Partial<Record<AssetField, string>>;
-type PreviewRow = { id: number; cells: string[]; state?: RowState };
+type PreviewRow = { id: number; row: number; cells: string[]; state?: RowState };
+// Rows offered as the header row below the current one.
+const HEADER_CHOICES_BELOW = 10;
 
 function StatusIcon({ state }: { state?: RowState }) {
   if (!state) return null;
@@ -87,6 +92,8 @@ export default function ImportPage() {
   const fileInput = useRef<HTMLInputElement>(null);
 
   const [sheet, setSheet] = useState<ParsedSheet | null>(null);
+  const file = useRef<File | null>(null);
+  const [onlyFailed, setOnlyFailed] = useState(false);
   const [fileProblem, setFileProblem] = useState('');
   const [zoneChoice, setZoneChoice] = useState({ site: siteId, zone: '' });
   const [edited, setEdited] = useState<Mapping | null>(null);
@@ -104,11 +111,12 @@ export default function ImportPage() {
     [settings.data],
   );
 
-  // The saved mapping until the user changes it (it may arrive after the file was read).
-  const mapping = useMemo(
-    () => edited ?? mappingFor(savedMapping, sheet?.headers ?? []),
-    [edited, savedMapping, sheet],
-  );
+  // The saved mapping until the user changes it (it may arrive after the file was read);
+  // fields it leaves out go to headers named like them.
+  const mapping = useMemo(() => {
+    const headers = sheet?.headers ?? [];
+    return edited ?? withNamedHeaders(mappingFor(savedMapping, headers), headers);
+  }, [edited, savedMapping, sheet]);
   // A zone chosen for another site is no choice here.
   const zone = zoneChoice.site === siteId ? zoneChoice.zone : '';
   const setZone = (value: string) => setZoneChoice({ site: siteId, zone: value });
@@ -140,30 +148,47 @@ export default function ImportPage() {
     return () => window.clearInterval(timer);
   }, [running, paint]);
 
-  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    event.target.value = '';
-    if (!file) return;
-    setSheet(null);
+  const read = async (chosen: File, headerRow?: number) => {
     setStates([]);
     setUploaded(0);
     setAttempted(false);
-    if (!isXlsxName(file.name)) {
+    setOnlyFailed(false);
+    try {
+      const parsed = await parse.mutateAsync({ file: chosen, headerRow });
+      setSheet(parsed);
+      setFileProblem('');
+      setEdited(null);
+      setPagination((p) => ({ ...p, page: 0 }));
+    } catch (err) {
+      setFileProblem(errorText(err));
+      snackbar.error(`Failed to read ${chosen.name}: ${errorText(err)}`);
+    }
+  };
+
+  const onFile = async (event: ChangeEvent<HTMLInputElement>) => {
+    const chosen = event.target.files?.[0];
+    event.target.value = '';
+    if (!chosen) return;
+    setSheet(null);
+    file.current = null;
+    if (!isXlsxName(chosen.name)) {
       setFileProblem(ONLY_XLSX);
       snackbar.error(ONLY_XLSX);
       return;
     }
     setFileProblem('');
-    try {
-      const parsed = await parse.mutateAsync(file);
-      setSheet(parsed);
-      setEdited(null);
-      setPagination((p) => ({ ...p, page: 0 }));
-    } catch (err) {
-      setFileProblem(errorText(err));
-      snackbar.error(`Failed to read ${file.name}: ${errorText(err)}`);
-    }
+    file.current = chosen;
+    await read(chosen);
   };
+
+  // The rows above the headers and a few below, each offered as the header row.
+  const headerChoices = useMemo(() => {
+    if (!sheet) return [];
+    const below = sheet.rows
+      .slice(0, HEADER_CHOICES_BELOW)
+      .map((cells, i) => ({ row: sheet.rowNumbers[i], cells }));
+    return [...sheet.above, { row: sheet.headerRow, cells: sheet.headers }, ...below];
+  }, [sheet]);
 
   const onSaveMapping = async () => {
     const headerAssetFields = mappingList(mapping);
@@ -194,6 +219,7 @@ export default function ImportPage() {
     const total = sheet.rows.length;
     setStates(Array.from({ length: total }, () => ({ status: 'waiting' as const })));
     setUploaded(0);
+    setOnlyFailed(false);
     setRunning(true);
     let done = 0;
     try {
@@ -226,10 +252,19 @@ export default function ImportPage() {
     }
   };
 
-  const rows = useMemo<PreviewRow[]>(
-    () => (sheet?.rows ?? []).map((cells, id) => ({ id, cells, state: states[id] })),
+  const allRows = useMemo<PreviewRow[]>(
+    () =>
+      (sheet?.rows ?? []).map((cells, id) => ({
+        id,
+        row: sheet?.rowNumbers[id] ?? id + 1,
+        cells,
+        state: states[id],
+      })),
     [sheet, states],
   );
+  const failedRows = useMemo(() => allRows.filter((r) => r.state?.status === 'error'), [allRows]);
+  const showFailed = onlyFailed && failedRows.length > 0;
+  const rows = showFailed ? failedRows : allRows;
   const columns = useMemo<GridColDef<PreviewRow>[]>(
     () => [
       {
@@ -239,6 +274,20 @@ export default function ImportPage() {
         sortable: false,
         renderCell: ({ row }) => <StatusIcon state={row.state} />,
       },
+      // The sheet's row number, to find the row in Excel.
+      { field: 'row', headerName: 'Row', width: 70, sortable: false },
+      ...(showFailed
+        ? [
+            {
+              field: '__error',
+              headerName: 'Error',
+              minWidth: 220,
+              flex: 2,
+              sortable: false,
+              valueGetter: (_v: unknown, row: PreviewRow) => row.state?.reason ?? '',
+            },
+          ]
+        : []),
       ...(sheet?.headers ?? []).map((header, i): GridColDef<PreviewRow> => ({
         field: `c${i}`,
         headerName: header,
@@ -248,7 +297,7 @@ export default function ImportPage() {
         valueGetter: (_v, row) => row.cells[i],
       })),
     ],
-    [sheet],
+    [sheet, showFailed],
   );
 
   if (isAllSites) {
@@ -349,6 +398,26 @@ export default function ImportPage() {
               </MenuItem>
             ))}
           </TextField>
+          {sheet && (
+            <TextField
+              select
+              label="Header Row"
+              value={sheet.headerRow}
+              onChange={(e) => {
+                if (file.current) void read(file.current, Number(e.target.value));
+              }}
+              disabled={running || parse.isPending}
+              helperText="The row that holds the column names"
+              sx={{ flex: '1 1 14rem', minWidth: 0 }}
+              data-testid="import-header-row"
+            >
+              {headerChoices.map((c) => (
+                <MenuItem key={c.row} value={c.row}>
+                  {rowChoiceText(c.row, c.cells)}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
         </Box>
         {fileProblem && (
           <Alert severity="error" sx={{ mt: 1 }} data-testid="import-file-problem">
@@ -417,9 +486,28 @@ export default function ImportPage() {
                 : 0
             }
           />
-          <Typography variant="body2" sx={{ mt: 0.5 }} data-testid="import-count">
-            {uploadedText(uploaded, total)}
-          </Typography>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mt: 0.5, flexWrap: 'wrap' }}>
+            <Typography variant="body2" data-testid="import-count">
+              {uploadedText(uploaded, total)}
+            </Typography>
+            {failedRows.length > 0 && (
+              <>
+                <Typography variant="body2" color="error" data-testid="import-failed">
+                  {failedText(failedRows.length)}
+                </Typography>
+                <Button
+                  size="small"
+                  onClick={() => {
+                    setOnlyFailed((v) => !v);
+                    setPagination((p) => ({ ...p, page: 0 }));
+                  }}
+                  aria-pressed={showFailed}
+                >
+                  {showFailed ? 'Show All Rows' : 'Show Failed Rows'}
+                </Button>
+              </>
+            )}
+          </Box>
         </Box>
       )}
 

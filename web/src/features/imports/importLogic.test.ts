@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../api/client';
 import type { ImportRowResult } from '../../api/types';
 import {
+  failedText,
   headersFor,
+  rowChoiceText,
+  withNamedHeaders,
   mappingFor,
   mappingList,
   runImport,
@@ -73,5 +76,35 @@ describe('the header mapping', () => {
       { header: 'Asset', assetField: 'name' },
       { header: 'EPC', assetField: 'tags' },
     ]);
+  });
+});
+
+describe('withNamedHeaders', () => {
+  it('maps headers named like the fields, keeping what is mapped already', () => {
+    const headers = ['Asset No', 'NAME', 'description ', 'Serial', 'Tags', 'tags 1', 'Tag2'];
+    expect(withNamedHeaders({}, headers)).toEqual({
+      name: 'NAME',
+      description: 'description ',
+      serial: 'Serial',
+      tags: 'Tags',
+      tags1: 'tags 1',
+    });
+    // A saved choice wins, and its header is not given to another field.
+    expect(withNamedHeaders({ name: 'Asset No', serial: 'NAME' }, headers)).toEqual({
+      name: 'Asset No',
+      serial: 'NAME',
+      description: 'description ',
+      tags: 'Tags',
+      tags1: 'tags 1',
+    });
+    expect(withNamedHeaders({}, ['Asset', 'EPC'])).toEqual({});
+  });
+});
+
+describe('texts', () => {
+  it('names the failed rows and the header row choices', () => {
+    expect(failedText(3)).toBe('3 failed');
+    expect(rowChoiceText(2, ['Name', '', 'Serial'])).toBe('Row 2: Name, Serial');
+    expect(rowChoiceText(1, ['x'.repeat(80)])).toBe(`Row 1: ${'x'.repeat(59)}…`);
   });
 });

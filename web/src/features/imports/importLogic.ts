@@ -88,6 +88,39 @@ export function mappingFor(
   return byField;
 }
 
+const plain = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/**
+ * The mapping with the fields still unmapped given to headers named like them ('Name',
+ * 'serial', 'TAGS 1'), unless another field has the header already.
+ */
+export function withNamedHeaders(
+  byField: Partial<Record<AssetField, string>>,
+  headers: readonly string[],
+): Partial<Record<AssetField, string>> {
+  const out = { ...byField };
+  const used = new Set(Object.values(out));
+  for (const field of ASSET_FIELDS) {
+    if (out[field]) continue;
+    const names = [plain(field), plain(FIELD_LABELS[field])];
+    const header = headers.find((h) => !used.has(h) && names.includes(plain(h)));
+    if (header) {
+      out[field] = header;
+      used.add(header);
+    }
+  }
+  return out;
+}
+
+/** Rows the server refused. */
+export const failedText = (count: number) => `${count} failed`;
+
+/** Header Row choices: a row's number and the start of what it says. */
+export function rowChoiceText(row: number, cells: readonly string[]): string {
+  const text = cells.filter(Boolean).join(', ');
+  return `Row ${row}: ${text.length > 60 ? `${text.slice(0, 59)}…` : text}`;
+}
+
 /** Headers a field may take: its own and those no other field uses (each header once). */
 export function headersFor(
   field: AssetField,

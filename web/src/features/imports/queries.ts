@@ -5,12 +5,14 @@ import { categoryKeys } from '../categories/queries';
 import { settingsKeys } from '../settings/queries';
 import { thingKeys } from '../things/queries';
 
-/** Reads the workbook on the server for the preview (nothing is stored). */
+/** Reads the workbook on the server for the preview (nothing is stored); the headers are in
+ * headerRow, else in the first non-empty row. */
 export function useParseWorkbook() {
   return useMutation({
-    mutationFn: (file: File): Promise<ParsedSheet> =>
+    mutationFn: ({ file, headerRow }: { file: File; headerRow?: number }): Promise<ParsedSheet> =>
       unwrap(
         api.POST('/api/import/parse', {
+          params: { query: headerRow ? { headerRow } : {} },
           // The generated type names the part; the browser sends the file itself.
           body: { file: file.name },
           bodySerializer: () => {

@@ -5,7 +5,7 @@ import { LoadGate } from '../../components/LoadGate';
 import { ALL_SITES_ID } from '../../constants';
 import { usePermissions } from '../session/queries';
 import { useSiteSelection } from '../session/SiteContext';
-import { ChipsInput } from '../things/ChipsInput';
+import { ChipsInput, chipValues } from '../../components/ChipsInput';
 import { useZoneOptions } from '../zones/queries';
 import {
   useDeleteReportConfig,
@@ -97,7 +97,12 @@ function ReportConfigEditor({ id, config }: { id: string; config: ReportConfig |
           kind: 'custom',
           wide: true,
           render: ({ value, onChange, readOnly }) => (
-            <ChipsInput label="Categories" value={value} onChange={onChange} readOnly={readOnly} />
+            <ChipsInput
+              label="Categories"
+              value={chipValues(value)}
+              onChange={onChange}
+              disabled={readOnly}
+            />
           ),
         },
         {

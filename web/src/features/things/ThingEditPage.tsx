@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useLocation, useParams } from 'react-router';
 import type { Thing, ThingCreate } from '../../api/types';
+import { ChipsInput, chipValues } from '../../components/ChipsInput';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
 import { ALL_SITES_ID } from '../../constants';
@@ -8,7 +9,6 @@ import { EventsTable } from '../events/EventsTable';
 import { useSiteSelection } from '../session/SiteContext';
 import { useSiteLabels } from '../settings/queries';
 import { usePermissions } from '../session/queries';
-import { ChipsInput } from './ChipsInput';
 import { DataTab } from './DataTab';
 import { photoTab } from './photoTab';
 import {
@@ -83,7 +83,9 @@ const chips = (name: 'tags' | 'categories' | 'labels', label: string) => ({
     value: unknown;
     onChange: (v: unknown) => void;
     readOnly: boolean;
-  }) => <ChipsInput label={label} value={value} onChange={onChange} readOnly={readOnly} />,
+  }) => (
+    <ChipsInput label={label} value={chipValues(value)} onChange={onChange} disabled={readOnly} />
+  ),
 });
 
 function ThingEditor({

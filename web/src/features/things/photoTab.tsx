@@ -11,17 +11,18 @@ import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useRef, useState, type MouseEvent } from 'react';
 import type { FieldValues } from 'react-hook-form';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
 import type { Thing } from '../../api/types';
-import type { TabDef } from '../../components/DetailForm';
+import { TAB_PARAM, type TabDef } from '../../components/DetailForm';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { useSnackbar } from '../../components/Snackbar';
 import { categoryKeys } from '../categories/queries';
 import { imageUrl, useDeleteImages, useUpload } from '../images/queries';
+import { RETURN_PARAM } from '../images/search';
 import { useSitePath } from '../session/SiteContext';
 import { usePermissions } from '../session/queries';
 import {
@@ -64,7 +65,18 @@ function PhotoTile({
   onRemove: () => void;
 }) {
   const sitePath = useSitePath();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
   const [broken, setBroken] = useState(false);
+  // The image's Exit, and Back, come back to this tab.
+  const here = sitePath(`${pathname}?${TAB_PARAM}=Photo`);
+  const to = sitePath(`/images/${id}?${new URLSearchParams({ [RETURN_PARAM]: here }).toString()}`);
+  const open = (e: MouseEvent) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    navigate(here, { replace: true });
+    navigate(to);
+  };
   return (
     <Paper
       variant="outlined"
@@ -74,7 +86,8 @@ function PhotoTile({
     >
       <ButtonBase
         component={RouterLink}
-        to={sitePath(`/images/${id}`)}
+        to={to}
+        onClick={open}
         aria-label="Open photo"
         sx={{ width: '100%', height: '100%', bgcolor: 'action.hover' }}
       >

@@ -1,0 +1,78 @@
+import Autocomplete from '@mui/material/Autocomplete';
+import Chip from '@mui/material/Chip';
+import TextField from '@mui/material/TextField';
+
+/** A form value as the chips' list: anything but an array is no chips. */
+export function chipValues(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+/**
+ * Free text values as chips (tags, categories, labels): type, then Enter. Suggestions, when
+ * given, are offered while typing; anything else typed is taken as it is.
+ */
+export function ChipsInput({
+  label,
+  value,
+  onChange,
+  readOnly = false,
+  disabled = false,
+  size = 'medium',
+  color = 'default',
+  suggestions = [],
+  onTyping,
+  placeholder = 'Type, then Enter',
+}: {
+  label: string;
+  value: string[];
+  onChange: (value: string[]) => void;
+  readOnly?: boolean;
+  disabled?: boolean;
+  size?: 'small' | 'medium';
+  color?: 'default' | 'success';
+  suggestions?: string[];
+  /** The text being typed, to fetch suggestions for it. */
+  onTyping?: (text: string) => void;
+  placeholder?: string;
+}) {
+  return (
+    <Autocomplete
+      multiple
+      freeSolo
+      autoSelect
+      filterSelectedOptions
+      size={size}
+      readOnly={readOnly}
+      disabled={disabled}
+      options={suggestions}
+      value={value}
+      onInputChange={(_e, text) => onTyping?.(text.trim())}
+      onChange={(_e, next) => {
+        const trimmed = next.map((v) => String(v).trim()).filter((v) => v !== '');
+        onChange([...new Set(trimmed)]);
+      }}
+      renderValue={(items, getItemProps) =>
+        items.map((option, index) => {
+          const { key, ...itemProps } = getItemProps({ index });
+          return (
+            <Chip
+              key={key}
+              size="small"
+              color={color}
+              label={option}
+              {...itemProps}
+              sx={{ maxWidth: '100%' }}
+            />
+          );
+        })
+      }
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          label={label}
+          placeholder={readOnly || disabled ? undefined : placeholder}
+        />
+      )}
+    />
+  );
+}
