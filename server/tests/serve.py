@@ -43,7 +43,7 @@ class Served:
 def serve(
     env: dict[str, str],
     *args: str,
-    timeout: float = 90.0,
+    timeout: float = 180.0,  # a first start with demo data, on a busy two-core machine
     stop_signal: int = signal.SIGINT,
     port: int | None = None,
     program: Path = TAGTRACK,

@@ -32,6 +32,8 @@ INIT = """window.ui = SwaggerUIBundle({
   url: "/api/openapi.json",
   dom_id: "#swagger-ui",
   deepLinking: true,
+  // One line per tag to begin with: the API has over a hundred operations.
+  docExpansion: "none",
   showExtensions: true,
   presets: [SwaggerUIBundle.presets.apis],
   layout: "BaseLayout",
