@@ -6,10 +6,9 @@ import { DataGrid, type GridColDef, type GridPaginationModel } from '@mui/x-data
 import { useMemo, useState } from 'react';
 import type { TrackException } from '../../api/types';
 import { DateRange } from '../../components/DateRange';
-import { EmptyState } from '../../components/EmptyState';
+import { NoRows } from '../../components/LoadFailure';
 import { formatListDate, lastDays, type DateRangeValue } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
-import { useLoadFailure } from '../../components/useLoadFailure';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
 import { DownloadButton } from '../reports/DownloadButton';
 import { useSiteNavigate, useSiteSelection } from '../session/SiteContext';
@@ -29,7 +28,6 @@ export default function ExceptionsPage() {
     pageSize: DEFAULT_PAGE_SIZE,
   });
   const exceptions = useExceptions(siteId, range, paging.page, paging.pageSize);
-  useLoadFailure(exceptions.error, 'exceptions');
 
   const columns = useMemo<GridColDef<TrackException>[]>(
     () => [
@@ -94,7 +92,7 @@ export default function ExceptionsPage() {
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         <DataGrid<TrackException>
           label="Exceptions"
-          rows={exceptions.data?.rows ?? []}
+          rows={exceptions.isError ? [] : (exceptions.data?.rows ?? [])}
           columns={columns}
           getRowId={(e) => e._id}
           loading={!!siteId && exceptions.isFetching}
@@ -111,7 +109,13 @@ export default function ExceptionsPage() {
           density="compact"
           autoHeight
           slots={{
-            noRowsOverlay: () => <EmptyState message="No exceptions in this period." />,
+            noRowsOverlay: () => (
+              <NoRows
+                queries={exceptions}
+                name="exceptions"
+                message="No exceptions in this period."
+              />
+            ),
           }}
           sx={{
             border: 0,
