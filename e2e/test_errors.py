@@ -1,9 +1,9 @@
 """Every screen says what happened: each mutation of the console, refused by the real server
 (a record deleted meanwhile, a duplicate, a value out of range, a damaged file), shows the
-server's own message; failed lists show the failure with Retry and never the empty state."""
+server's own message; a map with its plan is made as one; category deletes and Import say
+what they will do."""
 
 import io
-import re
 import uuid
 import zipfile
 from collections.abc import Callable
