@@ -35,7 +35,10 @@ KEY_ROLE = "Manager"
 # Path parameters that name no stored resource of an organisation.
 NOT_IDS = {"kind", "path"}
 # Routes that take a file: a real one, so the answer is about the caller, not the body.
-UPLOADS = {"/api/maps/{map_id}/image": ("plan.png", plan_png(), "image/png")}
+UPLOADS = {
+    "/api/maps/{map_id}/image": ("plan.png", plan_png(), "image/png"),
+    "/api/maps/withplan": ("plan.png", plan_png(), "image/png"),
+}
 # Reports need their period to answer at all.
 PERIOD = "?after=2026-01-01T00:00:00Z&before=2026-01-02T00:00:00Z"
 QUERIES = {

@@ -724,15 +724,23 @@ async def test_categories_crud_and_the_default(org_factory) -> None:
     search = await admin.get("/api/image-categories", params={"search": "scrape"})
     assert [c["name"] for c in search.json()] == ["Damage"]
 
+    usage = f"/api/image-categories/{category['id']}/usage"
+    assert (await admin.get(usage)).json() == {"images": 0}
     image = await uploaded(admin, jpeg(), categories=[category["id"]])
+    await uploaded(admin, jpeg(), categories=[category["id"]])
+    await uploaded(admin, jpeg())
+    # The count the delete confirmation names, for anyone who can see the category.
+    assert (await org.client("Viewer").get(usage)).json() == {"images": 2}
     assert (await admin.delete(f"/api/image-categories/{category['id']}")).status_code == 204
+    assert_error(await admin.get(usage), 404)
     assert (await admin.get(f"/api/images/{image['id']}/meta")).json()["categories"] == []
     assert_error(await admin.get(f"/api/image-categories/{category['id']}"), 404)
 
     other: Org = await org_factory()
+    things_id = listed.json()[0]["id"]
+    assert_error(await other.client("Administrator").get(f"/api/image-categories/{things_id}"), 404)
     assert_error(
-        await other.client("Administrator").get(f"/api/image-categories/{listed.json()[0]['id']}"),
-        404,
+        await other.client("Administrator").get(f"/api/image-categories/{things_id}/usage"), 404
     )
 
 

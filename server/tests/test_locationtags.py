@@ -62,6 +62,8 @@ async def test_defaults(org_factory) -> None:
         ({"tag": None}, "tag"),
         ({"zone": "nope"}, "zone: must be a 24-character hex id"),
         ({"xycoordinates": [1]}, "xycoordinates"),
+        ({"xycoordinates": [1.5, 0.5]}, "xycoordinates: x and y are fractions"),
+        ({"xycoordinates": [0.5, -0.1]}, "from 0 to 1"),
         ({"tag": "x" * 129}, "tag"),
     ],
 )

@@ -1,8 +1,10 @@
 """Maps: CRUD, the floor-plan picture, things placed on a map, rights, organisations."""
 
 import io
+import json
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 from PIL import Image
@@ -129,6 +131,48 @@ async def test_invalid_maps_are_refused(org_factory) -> None:
     # The same name in another site is fine.
     await make_map(admin, org.site_ids[1], "Ground")
     assert (await admin.get("/api/maps", params={"site": site})).headers["x-total-count"] == "1"
+
+
+async def create_with_plan(
+    client: httpx.AsyncClient, body: dict[str, Any], data: bytes, name: str = "plan.png"
+) -> httpx.Response:
+    return await client.post(
+        "/api/maps/withplan",
+        data={"map": json.dumps(body)},
+        files={"file": (name, data, "image/png")},
+    )
+
+
+async def test_a_map_and_its_floor_plan_are_created_together_or_not_at_all(org_factory) -> None:
+    org: Org = await org_factory()
+    manager = org.client("Manager")
+    site = org.site_ids[0]
+    response = await create_with_plan(manager, {"name": "Dock", "site": site}, plan_png(160, 100))
+    assert response.status_code == 201, response.text
+    row = response.json()
+    assert row["name"] == "Dock" and row["image"] == f"/api/maps/{row['_id']}/image?v=1"
+    assert row["topLeft"] == [0, 625] and (row["imageWidth"], row["imageHeight"]) == (160, 100)
+    assert (await manager.get(f"/api/maps/{row['_id']}/image")).content == plan_png(160, 100)
+
+    # A refused picture or a refused map leaves nothing behind, and a retry then succeeds.
+    for body, data, status, text in (
+        ({"name": "Yard", "site": site}, b"%PDF-1.4 not a picture", 415, "JPEG"),
+        ({"name": "Yard", "site": site}, b"", 400, ""),
+        ({"name": "Dock", "site": site}, plan_png(), 400, "duplicate"),
+        ({"name": " ", "site": site}, plan_png(), 422, "name: is required"),
+    ):
+        assert_error(await create_with_plan(manager, body, data), status, message=text)
+    names = [m["name"] for m in (await manager.get("/api/maps", params={"site": site})).json()]
+    assert names == ["Dock"]
+    response = await create_with_plan(manager, {"name": "Yard", "site": site}, plan_png())
+    assert response.status_code == 201, response.text
+    assert_error(
+        await create_with_plan(org.client("Operator"), {"name": "X", "site": site}, plan_png()), 403
+    )
+    response = await manager.post(
+        "/api/maps/withplan", data={"map": "{not json"}, files={"file": ("p.png", plan_png())}
+    )
+    assert_error(response, 422, message="map")
 
 
 async def test_list_search_sort_and_site_filter(org_factory) -> None:

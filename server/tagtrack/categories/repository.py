@@ -69,6 +69,12 @@ class CategoryRepository(Repository[ImageCategory]):
                 )
             )
 
+    async def image_count(self, org_id: str, category_id: str) -> int:
+        stmt = select(func.count()).where(
+            Image.org_id == org_id, Image.category_ids.contains([category_id])
+        )
+        return int((await self.session.execute(stmt)).scalar_one())
+
     async def remove_from_images(self, org_id: str, category_id: str) -> None:
         await self.session.execute(
             update(Image)

@@ -5,7 +5,7 @@ from fastapi import APIRouter, Depends, Query, Response
 from tagtrack.auth.dependencies import SignedIn, allowed
 from tagtrack.auth.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
-from tagtrack.categories.schemas import CategoryRead, CategoryWrite
+from tagtrack.categories.schemas import CategoryRead, CategoryUsage, CategoryWrite
 from tagtrack.categories.service import CategoryService
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
@@ -36,6 +36,12 @@ async def list_categories(
 async def get_category(category_id: str, principal: SignedIn, service: Service) -> CategoryRead:
     """One image category."""
     return await service.get(principal, category_id)
+
+
+@router.get("/{category_id}/usage", response_model=CategoryUsage)
+async def category_usage(category_id: str, principal: SignedIn, service: Service) -> CategoryUsage:
+    """How many images carry the category (said before deleting it removes it from them)."""
+    return await service.usage(principal, category_id)
 
 
 @router.post("", response_model=CategoryRead, status_code=201)

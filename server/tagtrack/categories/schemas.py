@@ -17,3 +17,7 @@ class CategoryRead(ApiModel):
     name: str
     description: str
     hidden: bool
+
+
+class CategoryUsage(ApiModel):
+    images: int = Field(description="How many images carry the category")

@@ -1,6 +1,6 @@
 from tagtrack.auth.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
-from tagtrack.categories.schemas import CategoryRead, CategoryWrite
+from tagtrack.categories.schemas import CategoryRead, CategoryUsage, CategoryWrite
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import ImageCategory
@@ -37,6 +37,12 @@ class CategoryService:
 
     async def get(self, principal: Principal, category_id: str) -> CategoryRead:
         return category_read(await self._get(principal, category_id))
+
+    async def usage(self, principal: Principal, category_id: str) -> CategoryUsage:
+        category = await self._get(principal, category_id)
+        return CategoryUsage(
+            images=await self.repository.image_count(principal.org_id, category.id)
+        )
 
     async def _unique(self, principal: Principal, name: str, except_id: str | None) -> None:
         if await self.repository.name_taken(principal.org_id, name, except_id):

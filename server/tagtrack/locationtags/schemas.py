@@ -1,7 +1,7 @@
 from pydantic import Field
 
 from tagtrack.kit.schemas import ApiModel, Id, RequiredText
-from tagtrack.lookups.tracking import XY, OptionalRef, default_xy
+from tagtrack.lookups.tracking import XY, FractionXY, OptionalRef, default_xy
 
 
 class LocationTagFields(ApiModel):
@@ -17,6 +17,7 @@ class LocationTagFields(ApiModel):
 
 class LocationTagWrite(LocationTagFields):
     id: str | None = Field(default=None, alias="_id")
+    xycoordinates: FractionXY = Field(default_factory=default_xy)
 
 
 class LocationTagRead(LocationTagFields):

@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import Query
-from pydantic import BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field
 
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
@@ -54,6 +54,20 @@ def _empty_as_none(value: Any) -> Any:
 
 FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
 XY = Annotated[list[FiniteFloat], Field(min_length=2, max_length=2, description="[x, y]")]
+
+
+def _in_picture(xy: list[float]) -> list[float]:
+    if any(not 0 <= v <= 1 for v in xy):
+        raise ValueError("x and y are fractions of the map picture, from 0 to 1")
+    return xy
+
+
+# A position on a map: fractions of its picture, [0, 0] meaning not placed.
+FractionXY = Annotated[
+    XY,
+    AfterValidator(_in_picture),
+    Field(description="[x, y] fractions of the map picture from its top-left, each 0 to 1"),
+]
 # An optional reference to another row: "" and null both mean none.
 OptionalRef = Annotated[Id | None, BeforeValidator(_empty_as_none)]
 

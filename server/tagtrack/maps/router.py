@@ -4,8 +4,19 @@ not placed. topLeft and botRight give the picture's corners in map units."""
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, BackgroundTasks, Depends, File, Query, Request, Response, UploadFile
+from fastapi import (
+    APIRouter,
+    BackgroundTasks,
+    Depends,
+    File,
+    Form,
+    Query,
+    Request,
+    Response,
+    UploadFile,
+)
 from fastapi.responses import StreamingResponse
+from pydantic import Json
 
 from tagtrack.auth.dependencies import SignedIn, allowed
 from tagtrack.auth.principal import Principal
@@ -26,6 +37,7 @@ _UPLOAD_ERRORS: dict[int | str, dict[str, Any]] = {
     413: {"model": ErrorBody, "description": "The file is over the upload limit"},
     415: {"model": ErrorBody, "description": "Not a JPEG, PNG, WebP or HEIC image"},
 }
+_PLAN_FILE = f"JPEG, PNG, WebP or HEIC, up to {MAX_UPLOAD_BYTES // 1048576} MiB"
 _IMAGE_FILE: dict[int | str, dict[str, Any]] = {
     200: {"content": {"image/*": {}}, "description": "The floor-plan picture"}
 }
@@ -67,6 +79,18 @@ async def create_map(
     return await service.create(principal, body)
 
 
+@router.post("/withplan", response_model=MapRead, status_code=201, responses=_UPLOAD_ERRORS)
+async def create_map_with_plan(
+    principal: Annotated[Principal, allowed("maps", "create")],
+    service: Service,
+    map: Annotated[Json[MapWrite], Form(description="The map, as the JSON body of POST maps")],
+    file: Annotated[UploadFile, File(description=_PLAN_FILE)],
+) -> MapRead:
+    """Create a map with its floor plan in one step: both are saved or, if either is
+    refused (duplicate name, unreadable picture), neither."""
+    return await service.create_with_image(principal, map, file)
+
+
 @router.put("/{map_id}", response_model=MapRead)
 async def update_map(
     map_id: str,
@@ -93,7 +117,7 @@ async def upload_map_image(
     service: Service,
     file: Annotated[
         UploadFile,
-        File(description=f"JPEG, PNG, WebP or HEIC, up to {MAX_UPLOAD_BYTES // 1048576} MiB"),
+        File(description=_PLAN_FILE),
     ],
 ) -> MapRead:
     """Upload (or replace) the floor plan; a map with default corners gets corners that

@@ -64,6 +64,14 @@ def fitted_bounds(width: int, height: int) -> tuple[list[float], list[float]]:
     return [0.0, round(height * scale, 3)], [round(width * scale, 3), 0.0]
 
 
+async def _read_plan(file: UploadFile) -> FloorPlan:
+    data = await file.read(MAX_UPLOAD_BYTES + 1)
+    try:
+        return await process_floor_plan(data)
+    except BadImage as exc:
+        raise upload_error(exc) from exc
+
+
 @dataclass(frozen=True)
 class PlanFile:
     chunks: AsyncIterator[bytes]
@@ -143,13 +151,22 @@ class MapService:
             # The file goes once the deletion is committed (tasks run after the answer).
             self.background.add_task(self.storage.delete, key)
 
+    async def create_with_image(
+        self, principal: Principal, body: MapWrite, file: UploadFile
+    ) -> MapRead:
+        """A map and its floor plan together: a refused picture creates no map."""
+        plan = await _read_plan(file)
+        row = await self._apply(principal, Map(org_id=principal.org_id, site_id=""), body)
+        row = await self.repository.add(row)
+        await self._store_plan(principal, row, plan)
+        return map_read(row)
+
     async def save_image(self, principal: Principal, map_id: str, file: UploadFile) -> MapRead:
         row = await self.get_model(principal, map_id)
-        data = await file.read(MAX_UPLOAD_BYTES + 1)
-        try:
-            plan: FloorPlan = await process_floor_plan(data)
-        except BadImage as exc:
-            raise upload_error(exc) from exc
+        await self._store_plan(principal, row, await _read_plan(file))
+        return map_read(row)
+
+    async def _store_plan(self, principal: Principal, row: Map, plan: FloorPlan) -> None:
         key = image_key(principal.org_id, row.id, "plan")
         await self.storage.put(key, plan.data)
         if [row.top_left, row.bot_right] == [default_top_left(), default_bot_right()]:
@@ -159,7 +176,6 @@ class MapService:
         row.image_width = plan.width
         row.image_height = plan.height
         row.image_version += 1
-        return map_read(row)
 
     async def image(self, principal: Principal, map_id: str) -> PlanFile:
         row = await self.get_model(principal, map_id)

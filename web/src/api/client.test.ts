@@ -1,6 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { mockApi } from '../test/utils';
-import { api, ApiError, loginUrlFor, setUnauthorizedHandler, unwrap, unwrapPage } from './client';
+import {
+  api,
+  ApiError,
+  failureText,
+  loginUrlFor,
+  setUnauthorizedHandler,
+  toApiError,
+  unwrap,
+  unwrapPage,
+} from './client';
 
 describe('api client', () => {
   const redirects: string[] = [];
@@ -60,5 +69,21 @@ describe('api client', () => {
     const page = await unwrapPage(api.GET('/api/sites', { params: { query: { limit: 25 } } }));
     expect(page.total).toBe(42);
     expect(page.rows).toHaveLength(1);
+  });
+
+  it("says what failed and the server's reason", () => {
+    const refused = toApiError(new Response(null, { status: 422, statusText: 'Unprocessable' }), {
+      reason: 'validation',
+      message: 'tags.0: String should have at most 128 characters',
+    });
+    expect(failureText('Failed to save', refused)).toBe(
+      'Failed to save: tags.0: String should have at most 128 characters',
+    );
+    // A body without a message still says something: the status text, or the status.
+    const bare = toApiError(new Response(null, { status: 502, statusText: 'Bad Gateway' }), null);
+    expect(failureText('Delete failed', bare)).toBe('Delete failed: Bad Gateway');
+    expect(failureText('Error uploading file', new TypeError('Failed to fetch'))).toBe(
+      'Error uploading file: Failed to fetch',
+    );
   });
 });

@@ -84,6 +84,11 @@ export function errorText(err: unknown): string {
   return String(err);
 }
 
+/** '{what}: {the server's message}': how every failed call is reported on screen. */
+export function failureText(what: string, err: unknown): string {
+  return `${what}: ${errorText(err)}`;
+}
+
 const STATUS_TEXTS: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',

@@ -55,6 +55,8 @@ export interface DetailFormProps<V extends FieldValues, R = unknown> {
   deleteTitle?: string;
   /** Formats a failed save or delete; default 'Save failed: {message}' / 'Delete failed: ...'. */
   formatError?: (err: unknown) => string;
+  /** The delete confirmation's text, instead of the usual one. */
+  deleteMessage?: ReactNode;
 }
 
 function valueAt(values: FieldValues, path: string): unknown {
@@ -125,6 +127,7 @@ export function DetailForm<V extends FieldValues, R = unknown>({
   saveLabel = 'Save',
   deleteTitle,
   formatError,
+  deleteMessage,
 }: DetailFormProps<V, R>) {
   const isNew = id === 'new';
   const navigate = useNavigate();
@@ -303,7 +306,7 @@ export function DetailForm<V extends FieldValues, R = unknown>({
       <ConfirmDialog
         open={confirmOpen}
         title={deleteTitle}
-        message={deleteConfirmMessage(name)}
+        message={deleteMessage ?? deleteConfirmMessage(name)}
         busy={busy}
         onCancel={() => setConfirmOpen(false)}
         onConfirm={confirmDelete}

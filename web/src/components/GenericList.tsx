@@ -21,7 +21,7 @@ import { errorText, type Page } from '../api/client';
 import { PAGE_SIZES } from '../constants';
 import { useSiteNavigate, useSiteSelection } from '../features/session/SiteContext';
 import { ConfirmDialog, deleteConfirmMessage } from './ConfirmDialog';
-import { EmptyState } from './EmptyState';
+import { NoRows } from './LoadFailure';
 import { listQueryFromParams, sameListQuery, withListQuery, type ListQuery } from './listQuery';
 import { PageHeader } from './PageHeader';
 import { useSnackbar } from './Snackbar';
@@ -61,6 +61,8 @@ export interface GenericListProps<T extends GridValidRowModel> {
    * names it, so same-named records of different sites can be told apart.
    */
   siteOf?: (row: T) => string;
+  /** The delete confirmation's text for a row, instead of the usual one. */
+  deleteMessage?: (row: T) => ReactNode;
 }
 
 const MOBILE_MIN_WIDTH = 120;
@@ -97,6 +99,7 @@ export function GenericList<T extends GridValidRowModel>({
   deleteTitle,
   formatError,
   siteOf,
+  deleteMessage,
 }: GenericListProps<T>) {
   const [params, setParams] = useSearchParams();
   const navigate = useSiteNavigate();
@@ -197,7 +200,8 @@ export function GenericList<T extends GridValidRowModel>({
     }
   };
 
-  const rows = result.data?.rows ?? [];
+  // A failed reload shows its failure, not the rows of the previous query.
+  const rows = result.isError ? [] : (result.data?.rows ?? []);
   const total = result.data?.total ?? 0;
   const empty = emptyMessage ?? `No ${title.toLowerCase()} found`;
 
@@ -248,7 +252,7 @@ export function GenericList<T extends GridValidRowModel>({
           autoHeight
           slots={{
             noRowsOverlay: () => (
-              <EmptyState message={result.isError ? errorText(result.error) : empty} />
+              <NoRows queries={result} name={title.toLowerCase()} message={empty} />
             ),
           }}
           sx={{
@@ -261,7 +265,9 @@ export function GenericList<T extends GridValidRowModel>({
       <ConfirmDialog
         open={pendingDelete !== null}
         title={deleteTitle}
-        message={deleteConfirmMessage(name)}
+        message={
+          pendingDelete && deleteMessage ? deleteMessage(pendingDelete) : deleteConfirmMessage(name)
+        }
         busy={deleting}
         onCancel={() => setPendingDelete(null)}
         onConfirm={confirmDelete}

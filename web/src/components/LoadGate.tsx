@@ -1,26 +1,19 @@
-import Alert from '@mui/material/Alert';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { errorText } from '../api/client';
+import { LoadFailure } from './LoadFailure';
 import { Loading } from './Loading';
 
-/** Spinner while loading, 'Failed to load {name}: {error}' on failure, else the content. */
+/** Spinner while loading, 'Failed to load {name}: {error}' with Retry on failure, else the content. */
 export function LoadGate<T>({
   query,
   name,
   children,
 }: {
-  query: Pick<UseQueryResult<T>, 'data' | 'error' | 'isPending' | 'isError'>;
+  query: Pick<UseQueryResult<T>, 'data' | 'error' | 'isPending' | 'isError' | 'refetch'>;
   name: string;
   children: (data: T) => ReactNode;
 }) {
-  if (query.isError) {
-    return (
-      <Alert severity="error" data-testid="load-error">
-        Failed to load {name}: {errorText(query.error)}
-      </Alert>
-    );
-  }
+  if (query.isError) return <LoadFailure query={query} name={name} />;
   if (query.isPending || query.data === undefined) return <Loading />;
   return <>{children(query.data)}</>;
 }

@@ -883,6 +883,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/maps/withplan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create Map With Plan
+         * @description Create a map with its floor plan in one step: both are saved or, if either is
+         *     refused (duplicate name, unreadable picture), neither.
+         */
+        post: operations["create_map_with_plan_api_maps_withplan_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/maps/{map_id}/image": {
         parameters: {
             query?: never;
@@ -1429,6 +1450,26 @@ export interface paths {
          * @description Delete a category; images keep everything else and lose only this category.
          */
         delete: operations["delete_category_api_image_categories__category_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/image-categories/{category_id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Category Usage
+         * @description How many images carry the category (said before deleting it removes it from them).
+         */
+        get: operations["category_usage_api_image_categories__category_id__usage_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2209,6 +2250,19 @@ export interface components {
              */
             locationEnabled: boolean;
         };
+        /** Body_create_map_with_plan_api_maps_withplan_post */
+        Body_create_map_with_plan_api_maps_withplan_post: {
+            /**
+             * Map
+             * @description The map, as the JSON body of POST maps
+             */
+            map: string;
+            /**
+             * File
+             * @description JPEG, PNG, WebP or HEIC, up to 25 MiB
+             */
+            file: string;
+        };
         /** Body_parse_workbook_api_import_parse_post */
         Body_parse_workbook_api_import_parse_post: {
             /**
@@ -2313,6 +2367,14 @@ export interface components {
             zones: components["schemas"]["ZoneCategories"][];
             /** Total */
             total: number;
+        };
+        /** CategoryUsage */
+        CategoryUsage: {
+            /**
+             * Images
+             * @description How many images carry the category
+             */
+            images: number;
         };
         /**
          * CategoryWrite
@@ -3144,7 +3206,7 @@ export interface components {
             map: string;
             /**
              * Xycoordinates
-             * @description [x, y]
+             * @description [x, y] fractions of the map picture from its top-left, each 0 to 1
              */
             xycoordinates?: number[];
             /** Site */
@@ -8877,6 +8939,93 @@ export interface operations {
             };
         };
     };
+    create_map_with_plan_api_maps_withplan_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["Body_create_map_with_plan_api_maps_withplan_post"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MapRead"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The file is over the upload limit */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a JPEG, PNG, WebP or HEIC image */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_map_image_api_maps__map_id__image_get: {
         parameters: {
             query?: never;
@@ -11490,6 +11639,73 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    category_usage_api_image_categories__category_id__usage_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                category_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CategoryUsage"];
+                };
             };
             /** @description Bad request */
             400: {

@@ -1,6 +1,7 @@
 import type { ImageCategory } from '../../api/types';
 import { GenericList, type ListColumn } from '../../components/GenericList';
 import { usePermissions } from '../session/queries';
+import { CategoryDeleteMessage } from './CategoryDeleteMessage';
 import { categoriesListQuery, useDeleteCategory } from './queries';
 
 const columns: ListColumn<ImageCategory>[] = [
@@ -30,6 +31,7 @@ export default function CategoriesPage() {
       canAdd={perms.can('image-categories', 'create')}
       canDelete={perms.can('image-categories', 'delete')}
       onDelete={(c) => remove.mutateAsync(c.id)}
+      deleteMessage={(c) => <CategoryDeleteMessage id={c.id} />}
       emptyMessage="No categories found"
       testId="categories-list"
     />

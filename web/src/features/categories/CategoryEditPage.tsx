@@ -4,6 +4,7 @@ import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
 import { QrCode } from '../../components/QrCode';
 import { usePermissions } from '../session/queries';
+import { CategoryDeleteMessage } from './CategoryDeleteMessage';
 import { useCategory, useDeleteCategory, useSaveCategory } from './queries';
 
 export const CATEGORY_QR_PREFIX = 'cat:';
@@ -58,6 +59,7 @@ function CategoryEditor({ id, category }: { id: string; category: ImageCategory 
         })
       }
       onDelete={() => remove.mutateAsync(id)}
+      deleteMessage={<CategoryDeleteMessage id={id} />}
       parentPath="/categories"
       canModify={perms.can('image-categories', 'modify')}
       canCreate={perms.can('image-categories', 'create')}

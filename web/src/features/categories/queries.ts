@@ -66,3 +66,18 @@ export function useDeleteCategory() {
     onSuccess: () => client.invalidateQueries({ queryKey: categoryKeys.all }),
   });
 }
+
+/** How many images carry the category, asked afresh each time a delete is confirmed. */
+export function useCategoryUsage(id: string) {
+  return useQuery({
+    queryKey: [...categoryKeys.one(id), 'usage'],
+    queryFn: () =>
+      unwrap(
+        api.GET('/api/image-categories/{category_id}/usage', {
+          params: { path: { category_id: id } },
+        }),
+      ),
+    staleTime: 0,
+    gcTime: 0,
+  });
+}

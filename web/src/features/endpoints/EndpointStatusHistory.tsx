@@ -1,5 +1,4 @@
 import SensorsOffOutlined from '@mui/icons-material/SensorsOffOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
@@ -8,8 +7,8 @@ import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import { useState } from 'react';
-import { errorText } from '../../api/client';
 import { EmptyState } from '../../components/EmptyState';
+import { LoadFailure } from '../../components/LoadFailure';
 import { formatListDate } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
@@ -22,11 +21,7 @@ export function EndpointStatusHistory({ id }: { id: string }) {
   const [limit, setLimit] = useState<number>(DEFAULT_PAGE_SIZE);
   const history = useEndpointStatusHistory(id, page, limit);
 
-  if (history.isError) {
-    return (
-      <Alert severity="error">Failed to load status history: {errorText(history.error)}</Alert>
-    );
-  }
+  if (history.isError) return <LoadFailure query={history} name="status history" />;
   if (history.isPending) return <Loading />;
   const { rows, total } = history.data;
   if (total === 0) {

@@ -9,9 +9,8 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useMemo, useState } from 'react';
-import { errorText } from '../../api/client';
 import type { TrackEvent } from '../../api/types';
-import { EmptyState } from '../../components/EmptyState';
+import { NoRows } from '../../components/LoadFailure';
 import { formatListDate } from '../../components/format';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
 import { useSiteNavigate } from '../session/SiteContext';
@@ -161,7 +160,7 @@ export function EventsTable({
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
       <DataGrid<TrackEvent>
         label={label}
-        rows={result.data?.rows ?? []}
+        rows={result.isError ? [] : (result.data?.rows ?? [])}
         columns={gridColumns}
         getRowId={(e) => e._id}
         // Only the first load shows the spinner: polling refreshes quietly.
@@ -185,9 +184,7 @@ export function EventsTable({
         autoHeight
         slots={{
           noRowsOverlay: () => (
-            <EmptyState
-              message={result.isError ? errorText(result.error) : 'No events in this period'}
-            />
+            <NoRows queries={result} name="events" message="No events in this period" />
           ),
         }}
         sx={{

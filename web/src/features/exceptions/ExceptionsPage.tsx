@@ -6,11 +6,10 @@ import { DataGrid, type GridColDef, type GridPaginationModel } from '@mui/x-data
 import { useMemo, useState } from 'react';
 import type { TrackException } from '../../api/types';
 import { DateRange } from '../../components/DateRange';
-import { EmptyState } from '../../components/EmptyState';
+import { NoRows } from '../../components/LoadFailure';
 import { LIST_DATE_FORMAT, lastDays, type DateRangeValue } from '../../components/format';
 import { formatOnClock, wallClock } from '../../components/siteClock';
 import { PageHeader } from '../../components/PageHeader';
-import { useLoadFailure } from '../../components/useLoadFailure';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
 import { DownloadButton } from '../reports/DownloadButton';
 import { useSiteClock, useSiteNavigate, useSiteSelection } from '../session/SiteContext';
@@ -34,7 +33,6 @@ export default function ExceptionsPage() {
     pageSize: DEFAULT_PAGE_SIZE,
   });
   const exceptions = useExceptions(siteId, range, clock.zone, paging.page, paging.pageSize);
-  useLoadFailure(exceptions.error, 'exceptions');
 
   const columns = useMemo<GridColDef<TrackException>[]>(
     () => [
@@ -105,7 +103,7 @@ export default function ExceptionsPage() {
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         <DataGrid<TrackException>
           label="Exceptions"
-          rows={exceptions.data?.rows ?? []}
+          rows={exceptions.isError ? [] : (exceptions.data?.rows ?? [])}
           columns={columns}
           getRowId={(e) => e._id}
           loading={!!siteId && exceptions.isFetching}
@@ -122,7 +120,13 @@ export default function ExceptionsPage() {
           density="compact"
           autoHeight
           slots={{
-            noRowsOverlay: () => <EmptyState message="No exceptions in this period." />,
+            noRowsOverlay: () => (
+              <NoRows
+                queries={exceptions}
+                name="exceptions"
+                message="No exceptions in this period."
+              />
+            ),
           }}
           sx={{
             border: 0,

@@ -3,10 +3,9 @@ import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { useMemo } from 'react';
-import { errorText } from '../../api/client';
 import type { EndpointStatus } from '../../api/types';
 import { ALERT_ROW_SX } from '../../components/alertRow';
-import { EmptyState } from '../../components/EmptyState';
+import { NoRows, type Retryable } from '../../components/LoadFailure';
 import { formatElapsed, formatListDate } from '../../components/format';
 import { PAGE_SIZES } from '../../constants';
 import { compareHeartbeat, isHeartbeatStale } from './homeLogic';
@@ -27,11 +26,11 @@ function lastHeartbeat(status: EndpointStatus | null): string {
 export function EndpointStatusTable({
   rows,
   loading,
-  error,
+  queries,
 }: {
   rows: EndpointStatusRow[];
   loading: boolean;
-  error: unknown;
+  queries: Retryable[];
 }) {
   const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const columns = useMemo<GridColDef<EndpointStatusRow>[]>(
@@ -64,9 +63,12 @@ export function EndpointStatusTable({
     [mobile],
   );
 
-  if (!loading && !error && rows.length === 0) {
+  const failed = queries.some((q) => q.isError);
+  if (!loading && (failed || rows.length === 0)) {
     return (
-      <EmptyState
+      <NoRows
+        queries={queries}
+        name="endpoints"
         icon={<RouterOutlined sx={{ fontSize: 40, opacity: 0.5 }} />}
         message="This site has no endpoints yet."
       />
@@ -93,7 +95,7 @@ export function EndpointStatusTable({
       density="compact"
       autoHeight
       slots={{
-        noRowsOverlay: () => <EmptyState message={error ? errorText(error) : 'No endpoints'} />,
+        noRowsOverlay: () => <NoRows queries={queries} name="endpoints" message="No endpoints" />,
       }}
       sx={{
         border: 0,

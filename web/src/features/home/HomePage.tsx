@@ -100,7 +100,7 @@ export default function HomePage() {
           <ZoneOverview
             zones={zones.data}
             loading={!!siteId && zones.isPending}
-            error={zones.error}
+            queries={zones}
             labels={labels}
           />
         </DashboardCard>
@@ -121,7 +121,7 @@ export default function HomePage() {
           <EndpointStatusTable
             rows={rows}
             loading={!!siteId && (endpoints.isPending || statuses.isPending)}
-            error={endpoints.error ?? statuses.error}
+            queries={[endpoints, statuses]}
           />
         </DashboardCard>
       </Box>

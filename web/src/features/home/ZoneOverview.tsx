@@ -4,8 +4,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { BarChart } from '@mui/x-charts/BarChart';
 import { useMemo } from 'react';
-import { errorText } from '../../api/client';
-import { EmptyState } from '../../components/EmptyState';
+import { NoRows, type Retryable } from '../../components/LoadFailure';
 import { shortText } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import type { Labels } from '../settings/labels';
@@ -17,12 +16,13 @@ const BAR_GROUP_PX = 44;
 export function ZoneOverview({
   zones,
   loading,
-  error,
+  queries,
   labels,
 }: {
   zones: readonly ZoneCounts[] | undefined;
   loading: boolean;
-  error: unknown;
+  /** The loads behind the chart: a failure shows instead of the chart, with Retry. */
+  queries: Retryable | Retryable[];
   labels: Labels;
 }) {
   const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
@@ -31,10 +31,11 @@ export function ZoneOverview({
   const nameChars = mobile ? 12 : 22;
 
   if (loading) return <Loading />;
-  if (error) return <EmptyState message={`Failed to load zones: ${errorText(error)}`} />;
-  if (dataset.length === 0) {
+  if (dataset.length === 0 || [queries].flat().some((q) => q.isError)) {
     return (
-      <EmptyState
+      <NoRows
+        queries={queries}
+        name="zones"
         icon={<BarChartOutlined sx={{ fontSize: 40, opacity: 0.5 }} />}
         message="No zones to show for this site yet."
       />

@@ -26,6 +26,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
+import { failureText } from '../../api/client';
 import type { ImageMeta } from '../../api/types';
 import { ConfirmDialog, deleteConfirmMessage } from '../../components/ConfirmDialog';
 import { formatBytes, formatImageDate } from '../../components/format';
@@ -202,7 +203,7 @@ function ImageEditor({ image }: { image: ImageMeta }) {
       snackbar.notify('Saved');
       return true;
     } catch (err) {
-      console.error('Saving the image failed', err);
+      snackbar.error(failureText('Failed to save', err));
       return false;
     }
   };
@@ -214,9 +215,8 @@ function ImageEditor({ image }: { image: ImageMeta }) {
       deleted.current = true;
       exit({ replace: true });
     } catch (err) {
-      console.error('Deleting the image failed', err);
       setDeleting(false);
-      snackbar.error('Error deleting images');
+      snackbar.error(failureText('Error deleting images', err));
     }
   };
 

@@ -14,9 +14,11 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { failureText } from '../../api/client';
 import type { ImageMeta } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
+import { LoadFailure } from '../../components/LoadFailure';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useSnackbar } from '../../components/Snackbar';
@@ -145,9 +147,8 @@ export default function ImagesPage() {
       setProgress(null);
       navigate(`/images/${image.id}?fromUpload=true`);
     } catch (err) {
-      console.error(err);
       setProgress(null);
-      snackbar.error('Error uploading file');
+      snackbar.error(failureText('Error uploading file', err));
     } finally {
       if (fileInput.current) fileInput.current.value = '';
     }
@@ -166,8 +167,7 @@ export default function ImagesPage() {
       clearSelection();
       snackbar.notify('Saved');
     } catch (err) {
-      console.error(err);
-      snackbar.error('Error editing images');
+      snackbar.error(failureText('Error editing images', err));
     }
   };
 
@@ -179,9 +179,8 @@ export default function ImagesPage() {
       clearSelection();
       snackbar.notify('Deleted');
     } catch (err) {
-      console.error(err);
       setDeleting(false);
-      snackbar.error('Error deleting images');
+      snackbar.error(failureText('Error deleting images', err));
     }
   };
 
@@ -234,7 +233,7 @@ export default function ImagesPage() {
       {images.isPending ? (
         <Loading />
       ) : images.isError ? (
-        <EmptyState message="Images could not be loaded." />
+        <LoadFailure query={images} name="images" />
       ) : rows.length === 0 ? (
         <EmptyState message={searching ? 'No images match the search' : 'No images yet'} />
       ) : (

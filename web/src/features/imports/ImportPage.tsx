@@ -24,6 +24,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { useSnackbar } from '../../components/Snackbar';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
+import { usePermissions } from '../session/queries';
 import { useSiteSelection } from '../session/SiteContext';
 import { useSiteSettings } from '../settings/queries';
 import { useZoneOptions } from '../zones/queries';
@@ -84,6 +85,8 @@ function StatusIcon({ state }: { state?: RowState }) {
 export default function ImportPage() {
   const { siteId, isAllSites } = useSiteSelection();
   const snackbar = useSnackbar();
+  // Without the import right the screen is shown read-only, as the other screens are.
+  const canImport = usePermissions().can('import', 'modify');
   const settings = useSiteSettings(siteId);
   const zones = useZoneOptions(isAllSites ? undefined : siteId);
   const parse = useParseWorkbook();
@@ -318,27 +321,34 @@ export default function ImportPage() {
       <PageHeader
         title="Import Assets"
         actions={
-          <>
-            <Button
-              variant="outlined"
-              onClick={onSaveMapping}
-              disabled={!sheet || running || saveMapping.isPending}
-              data-testid="save-mapping"
-            >
-              Save Mapping
-            </Button>
-            <Button
-              variant="contained"
-              startIcon={<FileUploadOutlined />}
-              onClick={onImport}
-              disabled={!sheet || running}
-              data-testid="import-start"
-            >
-              Import
-            </Button>
-          </>
+          canImport && (
+            <>
+              <Button
+                variant="outlined"
+                onClick={onSaveMapping}
+                disabled={!sheet || running || saveMapping.isPending}
+                data-testid="save-mapping"
+              >
+                Save Mapping
+              </Button>
+              <Button
+                variant="contained"
+                startIcon={<FileUploadOutlined />}
+                onClick={onImport}
+                disabled={!sheet || running}
+                data-testid="import-start"
+              >
+                Import
+              </Button>
+            </>
+          )
         }
       />
+      {!canImport && (
+        <Alert severity="info" sx={{ mb: 2 }} data-testid="import-read-only">
+          Your role can view this screen but not import assets.
+        </Alert>
+      )}
       <Paper variant="outlined" sx={{ p: 2, mb: 2 }}>
         <Box
           sx={{
@@ -361,7 +371,7 @@ export default function ImportPage() {
               variant="outlined"
               startIcon={parse.isPending ? <CircularProgress size={18} /> : <FileOpenOutlined />}
               onClick={() => fileInput.current?.click()}
-              disabled={running || parse.isPending}
+              disabled={!canImport || running || parse.isPending}
             >
               Choose Excel File (.xlsx)
             </Button>
@@ -382,7 +392,7 @@ export default function ImportPage() {
             value={zone}
             onChange={(e) => setZone(e.target.value)}
             slotProps={shownEmpty}
-            disabled={running}
+            disabled={!canImport || running}
             required={requireZone}
             error={zoneMissing && (attempted || !!sheet)}
             helperText={zoneMissing && (attempted || !!sheet) ? ZONE_INLINE : ' '}

@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
-import { errorText } from '../../api/client';
+import { failureText } from '../../api/client';
 import type { FloorMap } from '../../api/types';
 import { ConfirmDialog, deleteConfirmMessage } from '../../components/ConfirmDialog';
 import { LoadGate } from '../../components/LoadGate';
@@ -18,7 +18,13 @@ import { useSiteNavigate, useSitePath, useSiteSelection } from '../session/SiteC
 import { usePermissions } from '../session/queries';
 import { FloorPlanPlacer } from './FloorPlanPlacer';
 import { formToMap, mapFormProblem, mapToForm, type MapForm } from './mapForm';
-import { useDeleteFloorMap, useFloorMap, useSaveFloorMap, useUploadFloorPlan } from './queries';
+import {
+  useCreateFloorMapWithPlan,
+  useDeleteFloorMap,
+  useFloorMap,
+  useSaveFloorMap,
+  useUploadFloorPlan,
+} from './queries';
 
 const PLAN_TYPES = 'image/png,image/jpeg,image/webp,image/heic,.heic';
 
@@ -31,6 +37,7 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
   const snackbar = useSnackbar();
   const save = useSaveFloorMap();
   const upload = useUploadFloorPlan();
+  const createWithPlan = useCreateFloorMapWithPlan();
   const remove = useDeleteFloorMap();
   const [form, setForm] = useState<MapForm>(() => mapToForm(map));
   const [file, setFile] = useState<File | null>(null);
@@ -55,14 +62,20 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
     }
     setBusy(true);
     try {
-      let saved = await save.mutateAsync({ id, body: formToMap(form, site) });
-      if (file) saved = await upload.mutateAsync({ id: saved._id, file });
+      const body = formToMap(form, site);
+      let saved: FloorMap;
+      // A new map and its plan are one request, so a refused picture leaves no map behind.
+      if (isNew && file) saved = await createWithPlan.mutateAsync({ body, file });
+      else {
+        saved = await save.mutateAsync({ id, body });
+        if (file) saved = await upload.mutateAsync({ id: saved._id, file });
+      }
       setFile(null);
       setForm(mapToForm(saved));
       snackbar.notify('Saved');
       if (isNew) navigate(`/maps/${saved._id}`, { replace: true });
     } catch (err) {
-      snackbar.error(`Failed to save: ${errorText(err)}`);
+      snackbar.error(failureText('Failed to save', err));
     } finally {
       setBusy(false);
     }
@@ -77,7 +90,7 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
       navigate('/maps');
     } catch (err) {
       setConfirmOpen(false);
-      snackbar.error(`Delete failed: ${errorText(err)}`);
+      snackbar.error(failureText('Delete failed', err));
     } finally {
       setBusy(false);
     }

@@ -90,6 +90,29 @@ export function useSaveFloorMap() {
   });
 }
 
+/** A new map with its floor plan, in one request: both are saved or neither. */
+export function useCreateFloorMapWithPlan() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, file }: { body: FloorMapWrite; file: File }) => {
+      const form = new FormData();
+      form.append('map', JSON.stringify(body));
+      form.append('file', file);
+      return unwrap(
+        api.POST('/api/maps/withplan', {
+          // The generated type names the fields; the browser sends the multipart body.
+          body: form as unknown as { map: string; file: string },
+          bodySerializer: (body) => body as unknown as FormData,
+        }),
+      );
+    },
+    onSuccess: (saved: FloorMap) => {
+      client.setQueryData(mapKeys.one(saved._id), saved);
+      return client.invalidateQueries({ queryKey: mapKeys.all });
+    },
+  });
+}
+
 /** Upload (or replace) a map's floor-plan picture. */
 export function useUploadFloorPlan() {
   const client = useQueryClient();

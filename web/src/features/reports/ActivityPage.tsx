@@ -20,7 +20,7 @@ import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import type { ActivityThing } from '../../api/types';
 import { DateRange } from '../../components/DateRange';
-import { EmptyState } from '../../components/EmptyState';
+import { NoRows } from '../../components/LoadFailure';
 import {
   DAY_FORMAT,
   formatDate,
@@ -30,7 +30,6 @@ import {
 } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { useLoadFailure } from '../../components/useLoadFailure';
 import { formatOnClock, wallClock } from '../../components/siteClock';
 import { useSiteClock, useSiteSelection } from '../session/SiteContext';
 import { useSiteLabels } from '../settings/queries';
@@ -68,7 +67,6 @@ export default function ActivityPage() {
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(ACTIVITY_PAGE_SIZES[0]);
   const activity = useActivity(siteId, range, clock.zone);
-  useLoadFailure(activity.error, 'activity');
 
   const things = useMemo(
     () => reportedThings(activity.data ?? [], labels.hideWorkers),
@@ -90,8 +88,8 @@ export default function ActivityPage() {
 
   let body;
   if (!!siteId && activity.isPending) body = <Loading />;
-  else if (things.length === 0) {
-    body = <EmptyState message="No activity in this period." />;
+  else if (things.length === 0 || activity.isError) {
+    body = <NoRows queries={activity} name="activity" message="No activity in this period." />;
   } else {
     body = (
       <>

@@ -16,10 +16,11 @@ import { useMemo, useState } from 'react';
 import type { CategoryReport } from '../../api/types';
 import { ChooseSite } from '../../components/ChooseSite';
 import { EmptyState } from '../../components/EmptyState';
+import { NoRows } from '../../components/LoadFailure';
+import { useLoadFailure } from '../../components/useLoadFailure';
 import { FilterBar } from '../../components/FilterBar';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { useLoadFailure } from '../../components/useLoadFailure';
 import { useSiteSelection } from '../session/SiteContext';
 import { useZoneOptions } from '../zones/queries';
 import { DownloadButton } from './DownloadButton';
@@ -91,7 +92,7 @@ export default function ZoneCategoriesPage() {
   const report = useCategoryReport(query);
   // Every category found in the site's zones, for the picker.
   const all = useCategoryReport(siteId ? { site: siteId, zones: [], categories: [] } : null);
-  useLoadFailure(report.error ?? all.error, 'zone categories');
+  useLoadFailure(all.error, 'categories');
 
   const zoneOptions = useMemo(
     () => (zones.data ?? []).map((z) => ({ id: z._id, name: z.name })),
@@ -107,7 +108,7 @@ export default function ZoneCategoriesPage() {
     body = <EmptyState message="Choose categories and zones, then Run Report." />;
   } else if (report.isPending) body = <Loading />;
   else if (!report.data || report.data.zones.length === 0) {
-    body = <EmptyState message="This site has no zones yet." />;
+    body = <NoRows queries={report} name="zone categories" message="This site has no zones yet." />;
   } else {
     body = (
       <Box

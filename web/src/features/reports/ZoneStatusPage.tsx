@@ -11,11 +11,10 @@ import type { Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import type { Thing } from '../../api/types';
 import { ALERT_ROW_SX } from '../../components/alertRow';
-import { EmptyState } from '../../components/EmptyState';
+import { NoRows } from '../../components/LoadFailure';
 import { formatHms, formatListDate } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { useLoadFailure } from '../../components/useLoadFailure';
 import { PAGE_SIZES } from '../../constants';
 import { ZoneOverview } from '../home/ZoneOverview';
 import { useLiveUpdates } from '../live/useLiveUpdates';
@@ -162,8 +161,6 @@ export default function ZoneStatusPage() {
   const things = useLiveThings(siteId, { poll: !live });
   const now = useClock(LIVE_CLOCK_MS);
   const [view, setView] = useState<ReportView>('table');
-  useLoadFailure(zones.error, 'zones');
-  useLoadFailure(things.error, 'zone status');
 
   const occupancy = useMemo(
     () => occupancyByZone(zones.data ?? [], things.data ?? [], labels.hideWorkers),
@@ -184,10 +181,14 @@ export default function ZoneStatusPage() {
   let body;
   if (loading) body = <Loading />;
   else if (view === 'graph') {
-    body = <ZoneOverview zones={counts} loading={false} error={zones.error} labels={labels} />;
-  } else if (occupancy.length === 0) {
     body = (
-      <EmptyState
+      <ZoneOverview zones={counts} loading={false} queries={[zones, things]} labels={labels} />
+    );
+  } else if (occupancy.length === 0 || zones.isError || things.isError) {
+    body = (
+      <NoRows
+        queries={[zones, things]}
+        name="zone status"
         icon={<PlaceOutlined sx={{ fontSize: 40, opacity: 0.5 }} />}
         message="This site has no zones yet."
       />

@@ -11,7 +11,7 @@ import { useMemo, useState } from 'react';
 import type { ZoneDuration } from '../../api/types';
 import { CappedNotice } from '../../components/CappedNotice';
 import { DateRange } from '../../components/DateRange';
-import { EmptyState } from '../../components/EmptyState';
+import { NoRows } from '../../components/LoadFailure';
 import {
   formatHms,
   formatListDate,
@@ -21,7 +21,6 @@ import {
 } from '../../components/format';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { useLoadFailure } from '../../components/useLoadFailure';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, UNKNOWN_THING_ID } from '../../constants';
 import { useSiteSelection } from '../session/SiteContext';
 import { useSiteLabels } from '../settings/queries';
@@ -78,7 +77,6 @@ export default function ZonesHistoryPage() {
   const [view, setView] = useState<ReportView>('table');
   const durations = useZoneDurations(siteId, range);
   const totals = useZoneTotals(siteId, range, view === 'graph');
-  useLoadFailure(durations.error ?? totals.error, 'zone history');
   const visits = useMemo(
     () => (durations.data?.rows ?? []).filter((d) => d.thing !== UNKNOWN_THING_ID),
     [durations.data],
@@ -119,8 +117,10 @@ export default function ZonesHistoryPage() {
   if (!!siteId && (view === 'graph' ? totals.isPending : durations.isPending)) body = <Loading />;
   else if (view === 'graph') {
     body =
-      graphData.length === 0 ? (
-        <EmptyState
+      graphData.length === 0 || totals.isError ? (
+        <NoRows
+          queries={totals}
+          name="zone history"
           icon={<TimelineOutlined sx={{ fontSize: 40, opacity: 0.5 }} />}
           message="No zone visits in this period."
         />
@@ -133,7 +133,7 @@ export default function ZonesHistoryPage() {
     body = (
       <DataGrid<ZoneDuration>
         label="Zones History"
-        rows={visits}
+        rows={durations.isError ? [] : visits}
         columns={columns}
         getRowId={(d) => d._id}
         loading={durations.isFetching}
@@ -148,7 +148,13 @@ export default function ZonesHistoryPage() {
         density="compact"
         autoHeight
         slots={{
-          noRowsOverlay: () => <EmptyState message="No zone visits in this period." />,
+          noRowsOverlay: () => (
+            <NoRows
+              queries={durations}
+              name="zone history"
+              message="No zone visits in this period."
+            />
+          ),
         }}
         sx={{
           border: 0,

@@ -22,6 +22,7 @@ import { errorText } from '../../api/client';
 import type { Thing } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
+import { LoadFailure } from '../../components/LoadFailure';
 import { Loading } from '../../components/Loading';
 import { useSnackbar } from '../../components/Snackbar';
 import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from '../../constants';
@@ -231,7 +232,7 @@ export function RelationsTab({ thing, canModify }: { thing: Thing; canModify: bo
           {related.isPending ? (
             <Loading minHeight={120} />
           ) : related.isError ? (
-            <EmptyState message={errorText(related.error)} />
+            <LoadFailure query={related} name={relation} />
           ) : (related.data ?? []).length === 0 ? (
             <EmptyState
               message={relation === 'children' ? 'No children linked' : 'No parents linked'}

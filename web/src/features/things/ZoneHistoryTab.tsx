@@ -2,10 +2,9 @@ import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
-import { errorText } from '../../api/client';
 import type { Thing, ZoneDuration } from '../../api/types';
 import { DateRange } from '../../components/DateRange';
-import { EmptyState } from '../../components/EmptyState';
+import { NoRows } from '../../components/LoadFailure';
 import { formatHms, formatThingDate, lastDays, type DateRangeValue } from '../../components/format';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
 import { useZoneHistory } from './queries';
@@ -45,7 +44,7 @@ export function ZoneHistoryTab({ thing }: { thing: Thing }) {
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         <DataGrid<ZoneDuration>
           label="Zone History"
-          rows={history.data ?? []}
+          rows={history.isError ? [] : (history.data ?? [])}
           columns={columns}
           getRowId={(d) => d._id}
           loading={history.isFetching}
@@ -57,10 +56,10 @@ export function ZoneHistoryTab({ thing }: { thing: Thing }) {
           autoHeight
           slots={{
             noRowsOverlay: () => (
-              <EmptyState
-                message={
-                  history.isError ? errorText(history.error) : 'No zone visits in this period'
-                }
+              <NoRows
+                queries={history}
+                name="zone history"
+                message="No zone visits in this period"
               />
             ),
           }}

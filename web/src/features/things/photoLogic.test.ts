@@ -45,7 +45,7 @@ describe('the Things category', () => {
     const failing = ensureThingsCategory(async () => {
       throw new ApiError(500, '', 'boom', 'Internal Server Error');
     }, create);
-    await expect(failing).rejects.toThrow(new PhotoTabError(GET_CATEGORIES_FAILED));
+    await expect(failing).rejects.toThrow(new PhotoTabError(`${GET_CATEGORIES_FAILED}: boom`));
     expect(create).not.toHaveBeenCalled();
     spy.mockRestore();
   });
@@ -58,7 +58,9 @@ describe('the Things category', () => {
         throw new ApiError(403, '', 'Forbidden', 'Forbidden');
       },
     );
-    await expect(failing).rejects.toThrow(new PhotoTabError(CREATE_CATEGORY_FAILED));
+    await expect(failing).rejects.toThrow(
+      new PhotoTabError(`${CREATE_CATEGORY_FAILED}: Forbidden`),
+    );
     spy.mockRestore();
   });
 });

@@ -1,4 +1,4 @@
-import { errorText } from '../../api/client';
+import { errorText, failureText } from '../../api/client';
 
 /** The image category the thing Photo tab files photos under. */
 export const THINGS_CATEGORY = 'Things';
@@ -36,8 +36,7 @@ export async function ensureThingsCategory(
   try {
     categories = await list();
   } catch (err) {
-    console.error(err);
-    throw new PhotoTabError(GET_CATEGORIES_FAILED);
+    throw new PhotoTabError(failureText(GET_CATEGORIES_FAILED, err));
   }
   const found = findThingsCategory(categories);
   if (found) return found;
@@ -49,8 +48,7 @@ export async function ensureThingsCategory(
     });
     return created.id;
   } catch (err) {
-    console.error(err);
-    throw new PhotoTabError(CREATE_CATEGORY_FAILED);
+    throw new PhotoTabError(failureText(CREATE_CATEGORY_FAILED, err));
   }
 }
 

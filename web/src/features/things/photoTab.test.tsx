@@ -90,7 +90,7 @@ describe('thing Photo tab', () => {
     await user.click(await screen.findByRole('button', { name: 'Remove photo' }));
     const dialog = screen.getByRole('dialog', { name: 'Remove Photo' });
     await user.click(within(dialog).getByRole('button', { name: "I'm Sure" }));
-    expect(await screen.findByText('Failed to delete image')).toBeInTheDocument();
+    expect(await screen.findByText(/^Failed to delete image: /)).toBeInTheDocument();
 
     fail = false;
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -113,7 +113,7 @@ describe('thing Photo tab', () => {
     renderAt(<ThingPhotos thing={thingWith([])} noun="item" />);
     await screen.findByRole('button', { name: 'Attach photos' });
     await user.upload(screen.getByTestId('photo-input'), jpeg());
-    expect(await screen.findByText('Failed to get categories')).toBeInTheDocument();
+    expect(await screen.findByText(/^Failed to get categories: /)).toBeInTheDocument();
   });
 
   it("creates a missing Things category, and says 'Failed to create category' on failure", async () => {
@@ -126,7 +126,7 @@ describe('thing Photo tab', () => {
     renderAt(<ThingPhotos thing={thingWith([])} noun="item" />);
     await screen.findByRole('button', { name: 'Attach photos' });
     await user.upload(screen.getByTestId('photo-input'), jpeg());
-    expect(await screen.findByText('Failed to create category')).toBeInTheDocument();
+    expect(await screen.findByText(/^Failed to create category: /)).toBeInTheDocument();
     const created = calls.find((c) => c.method === 'POST');
     expect(await created?.json()).toMatchObject({ name: 'Things' });
   });

@@ -14,7 +14,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type MouseEvent } from 'react';
 import type { FieldValues } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import { api, unwrap } from '../../api/client';
+import { api, failureText, unwrap } from '../../api/client';
 import type { Thing } from '../../api/types';
 import { TAB_PARAM, type TabDef } from '../../components/DetailForm';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -171,7 +171,6 @@ export function ThingPhotos({ thing, noun }: { thing: Thing; noun: string }) {
           });
           attached += 1;
         } catch (err) {
-          console.error(err);
           snackbar.error(savePhotoFailed(err));
         }
       }
@@ -192,8 +191,7 @@ export function ThingPhotos({ thing, noun }: { thing: Thing; noun: string }) {
       await refreshThing();
       snackbar.notify('Photo removed');
     } catch (err) {
-      console.error(err);
-      snackbar.error(DELETE_IMAGE_FAILED);
+      snackbar.error(failureText(DELETE_IMAGE_FAILED, err));
     } finally {
       setBusy(false);
       setRemoving(null);
