@@ -7,12 +7,12 @@ import asyncio
 import json
 import os
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from datetime import date, timedelta
 from pathlib import Path
-from typing import IO, Self
+from typing import IO
 
-from tagtrack.kit.xlsx import CHUNK_BYTES, Cell, stream_file
+from tagtrack.kit.xlsx import CHUNK_BYTES, Cell, SpooledDocument
 
 JSON_MEDIA_TYPE = "application/json"
 
@@ -29,7 +29,7 @@ def _dumps(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, default=_value, allow_nan=False)
 
 
-class JsonTable:
+class JsonTable(SpooledDocument):
     """A JSON table in a temporary file; use it as `async with`, then `finish()`."""
 
     def __init__(self, prefix: str, title: str, headers: Sequence[str]) -> None:
@@ -61,22 +61,6 @@ class JsonTable:
             self.file.write(f", {_dumps(key)}: {_dumps(pairs)}")
         self.file.write("}\n")
         self.file.close()
-
-    async def finish(self) -> AsyncIterator[bytes]:
-        """Close the document; stream its bytes (the file is unlinked once opened)."""
-        await asyncio.to_thread(self._close)
-        handle = await asyncio.to_thread(self.path.open, "rb")
-        return stream_file(handle)
-
-    async def finish_bytes(self) -> bytes:
-        await asyncio.to_thread(self._close)
-        return await asyncio.to_thread(self.path.read_bytes)
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await asyncio.to_thread(self._abandon)
 
     def _abandon(self) -> None:
         self.file.close()

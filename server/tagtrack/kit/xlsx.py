@@ -314,7 +314,38 @@ def sheet_title(title: str, taken: Iterable[str]) -> str:
     return name
 
 
-class XlsxFile:
+class SpooledDocument:
+    """A document written into a temporary file: use it as `async with`, then `finish()` for
+    its bytes. Subclasses set `path` and say how to close and to abandon the file."""
+
+    path: Path
+
+    def _close(self) -> None:
+        raise NotImplementedError
+
+    def _abandon(self) -> None:
+        raise NotImplementedError
+
+    async def finish(self) -> AsyncIterator[bytes]:
+        """Close the document; stream its bytes (the file is unlinked once opened)."""
+        await asyncio.to_thread(self._close)
+        handle = await asyncio.to_thread(self.path.open, "rb")
+        return stream_file(handle)
+
+    async def finish_bytes(self) -> bytes:
+        """Close the document and read it whole (for a mail attachment)."""
+        await asyncio.to_thread(self._close)
+        return await asyncio.to_thread(self.path.read_bytes)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        # The open stream keeps the bytes; the name goes now, whatever happened.
+        await asyncio.to_thread(self._abandon)
+
+
+class XlsxFile(SpooledDocument):
     """A workbook in a temporary file; use it as `async with`, then `finish()` for its bytes.
 
     Sheets are written one after the other: adding a sheet finishes the one before."""
@@ -396,24 +427,6 @@ class XlsxFile:
         )
         self.zip.writestr("[Content_Types].xml", CONTENT_TYPES.format(sheets=overrides))
         self.zip.close()
-
-    async def finish(self) -> AsyncIterator[bytes]:
-        """Close the workbook; stream its bytes (the file is unlinked once opened)."""
-        await asyncio.to_thread(self._close)
-        handle = await asyncio.to_thread(self.path.open, "rb")
-        return stream_file(handle)
-
-    async def finish_bytes(self) -> bytes:
-        """Close the workbook and read it whole (for a mail attachment)."""
-        await asyncio.to_thread(self._close)
-        return await asyncio.to_thread(self.path.read_bytes)
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        # The open stream keeps the bytes; the name goes now, whatever happened.
-        await asyncio.to_thread(self._abandon)
 
     def _abandon(self) -> None:
         if self.zip.fp is not None:  # left unfinished: an error on the way

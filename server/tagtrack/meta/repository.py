@@ -4,20 +4,13 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.metrics import Backlog
+from tagtrack.processing.repository import WAITING_ORGS
 
-# One step down ix_pending_reads_org_id per organisation with reads waiting (a skip scan,
-# as processing finds them), then each one's count and its oldest read by the index.
-BACKLOG = """
-WITH RECURSIVE orgs(org_id) AS (
-    (SELECT org_id FROM pending_reads ORDER BY org_id LIMIT 1)
-    UNION ALL
-    SELECT (
-        SELECT p.org_id FROM pending_reads AS p WHERE p.org_id > orgs.org_id
-        ORDER BY p.org_id LIMIT 1
-    )
-    FROM orgs WHERE orgs.org_id IS NOT NULL
-)
-SELECT coalesce(sum(waiting.reads), 0), min(waiting.oldest)
+# The organisations with reads waiting, as processing finds them, then each one's count and
+# its oldest read by the index.
+BACKLOG = (
+    WAITING_ORGS
+    + """SELECT coalesce(sum(waiting.reads), 0), min(waiting.oldest)
 FROM orgs, LATERAL (
     SELECT
         (SELECT count(*) FROM pending_reads AS p WHERE p.org_id = orgs.org_id) AS reads,
@@ -28,6 +21,7 @@ FROM orgs, LATERAL (
 ) AS waiting
 WHERE orgs.org_id IS NOT NULL
 """
+)
 
 
 class MetaRepository:

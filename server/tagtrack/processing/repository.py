@@ -94,7 +94,9 @@ ORDER BY v.site_id, v.hour
 ON CONFLICT (org_id, site_id, hour) DO UPDATE SET events = c.events + excluded.events
 """
 
-ORGS_WITH_PENDING = """
+# The organisations with reads waiting, one step down ix_pending_reads_org_id each (a skip
+# scan): the CTE `orgs`, ended by a NULL row.
+WAITING_ORGS = """
 WITH RECURSIVE orgs(org_id) AS (
     (SELECT org_id FROM pending_reads ORDER BY org_id LIMIT 1)
     UNION ALL
@@ -104,8 +106,9 @@ WITH RECURSIVE orgs(org_id) AS (
     )
     FROM orgs WHERE orgs.org_id IS NOT NULL
 )
-SELECT org_id FROM orgs WHERE org_id IS NOT NULL
 """
+
+ORGS_WITH_PENDING = WAITING_ORGS + "SELECT org_id FROM orgs WHERE org_id IS NOT NULL\n"
 
 
 @dataclass(slots=True)
