@@ -44,7 +44,15 @@ export function NoRows({
   message: ReactNode;
   icon?: ReactNode;
 }) {
-  const failed = (Array.isArray(queries) ? queries : [queries]).find((q) => q.isError);
-  if (failed) return <LoadFailure query={failed} name={name} />;
+  const failed = (Array.isArray(queries) ? queries : [queries]).filter((q) => q.isError);
+  if (failed.length > 0) {
+    // Retry loads every failed part again, else the next failure would show after it.
+    const retryAll: Retryable = {
+      error: failed[0].error,
+      isError: true,
+      refetch: () => failed.forEach((q) => void q.refetch()),
+    };
+    return <LoadFailure query={retryAll} name={name} />;
+  }
   return <EmptyState message={message} icon={icon} />;
 }
