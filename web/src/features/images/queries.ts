@@ -211,6 +211,8 @@ export function exportUrl(kind: ExportKind, ids: string[], search: ImageSearch):
 }
 
 const UPLOAD_PATH: keyof paths = '/api/images';
+/** The server's limit for one photo: a larger one is refused before it is sent. */
+const MAX_UPLOAD_MIB = 25;
 
 export interface UploadFields {
   tags: string[];
@@ -230,6 +232,10 @@ export function uploadImage(
   fields: UploadFields,
   onProgress: (percent: number) => void,
 ): Promise<ImageMeta> {
+  // The server's own words; over the limit the whole upload would be wasted.
+  if (file.size > MAX_UPLOAD_MIB * 1024 * 1024) {
+    return Promise.reject(new Error(`The file is over ${MAX_UPLOAD_MIB} MiB`));
+  }
   const form = new FormData();
   form.append('file', file);
   for (const tag of fields.tags) form.append('tags', tag);
