@@ -5,6 +5,7 @@ import type { Endpoint } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadGate } from '../../components/LoadGate';
+import { SiteReady } from '../../components/SiteReady';
 import { QrCode } from '../../components/QrCode';
 import { useRecordSite } from '../../components/useRecordSite';
 import { useMapOptions } from '../maps/queries';
@@ -139,7 +140,12 @@ function EndpointEditor({ id, endpoint }: { id: string; endpoint: Endpoint | und
 export default function EndpointEditPage() {
   const { id = 'new' } = useParams();
   const query = useEndpoint(id);
-  if (id === 'new') return <EndpointEditor key="new" id={id} endpoint={undefined} />;
+  if (id === 'new')
+    return (
+      <SiteReady>
+        <EndpointEditor key="new" id={id} endpoint={undefined} />
+      </SiteReady>
+    );
   return (
     <LoadGate query={query} name="endpoint">
       {(endpoint) => <EndpointEditor key={endpoint._id} id={id} endpoint={endpoint} />}

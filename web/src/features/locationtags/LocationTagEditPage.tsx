@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import type { LocationTag } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
+import { SiteReady } from '../../components/SiteReady';
 import { useRecordSite } from '../../components/useRecordSite';
 import { coordinateRule } from '../endpoints/endpointForm';
 import { useMapOptions } from '../maps/queries';
@@ -72,7 +73,12 @@ function LocationTagEditor({ id, tag }: { id: string; tag: LocationTag | undefin
 export default function LocationTagEditPage() {
   const { id = 'new' } = useParams();
   const query = useLocationTag(id);
-  if (id === 'new') return <LocationTagEditor key="new" id={id} tag={undefined} />;
+  if (id === 'new')
+    return (
+      <SiteReady>
+        <LocationTagEditor key="new" id={id} tag={undefined} />
+      </SiteReady>
+    );
   return (
     <LoadGate query={query} name="location tag">
       {(tag) => <LocationTagEditor key={tag._id} id={id} tag={tag} />}

@@ -12,6 +12,7 @@ import { failureText } from '../../api/client';
 import type { FloorMap } from '../../api/types';
 import { ConfirmDialog, deleteConfirmMessage } from '../../components/ConfirmDialog';
 import { LoadGate } from '../../components/LoadGate';
+import { SiteReady } from '../../components/SiteReady';
 import { PageHeader } from '../../components/PageHeader';
 import { useSnackbar } from '../../components/Snackbar';
 import { useSiteNavigate, useSitePath, useSiteSelection } from '../session/SiteContext';
@@ -206,7 +207,12 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
 
 export default function MapEditPage() {
   const { id = 'new' } = useParams();
-  if (id === 'new') return <MapEditor key="new" id={id} map={undefined} />;
+  if (id === 'new')
+    return (
+      <SiteReady>
+        <MapEditor key="new" id={id} map={undefined} />
+      </SiteReady>
+    );
   return <ExistingMap id={id} />;
 }
 

@@ -2,6 +2,7 @@ import { useParams } from 'react-router';
 import type { ReportConfig, ReportConfigWrite } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
+import { SiteReady } from '../../components/SiteReady';
 import { ALL_SITES_ID } from '../../constants';
 import { usePermissions } from '../session/queries';
 import { useSiteSelection } from '../session/SiteContext';
@@ -162,7 +163,12 @@ function ReportConfigEditor({ id, config }: { id: string; config: ReportConfig |
 export default function ReportConfigEditPage() {
   const { id = 'new' } = useParams();
   const query = useReportConfig(id);
-  if (id === 'new') return <ReportConfigEditor key="new" id={id} config={undefined} />;
+  if (id === 'new')
+    return (
+      <SiteReady>
+        <ReportConfigEditor key="new" id={id} config={undefined} />
+      </SiteReady>
+    );
   return (
     <LoadGate query={query} name="report configuration">
       {(config) => <ReportConfigEditor key={config._id} id={id} config={config} />}

@@ -4,6 +4,7 @@ import type { Thing, ThingCreate } from '../../api/types';
 import { ChipsInput, chipValues } from '../../components/ChipsInput';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
+import { SiteReady } from '../../components/SiteReady';
 import { ALL_SITES_ID } from '../../constants';
 import { EventsTable } from '../events/EventsTable';
 import { useSiteSelection } from '../session/SiteContext';
@@ -223,7 +224,9 @@ export default function ThingEditPage() {
   const query = useThing(id);
   if (id === 'new') {
     return (
-      <ThingEditor key={`new-${routeClass}`} id={id} thing={undefined} routeClass={routeClass} />
+      <SiteReady>
+        <ThingEditor key={`new-${routeClass}`} id={id} thing={undefined} routeClass={routeClass} />
+      </SiteReady>
     );
   }
   return (

@@ -3,6 +3,7 @@ import { useParams } from 'react-router';
 import type { Zone } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
+import { SiteReady } from '../../components/SiteReady';
 import { useRecordSite } from '../../components/useRecordSite';
 import { usePermissions } from '../session/queries';
 import { GatesEditor } from './GatesEditor';
@@ -109,7 +110,12 @@ function ZoneEditor({ id, zone }: { id: string; zone: Zone | undefined }) {
 export default function ZoneEditPage() {
   const { id = 'new' } = useParams();
   const query = useZone(id);
-  if (id === 'new') return <ZoneEditor key="new" id={id} zone={undefined} />;
+  if (id === 'new')
+    return (
+      <SiteReady>
+        <ZoneEditor key="new" id={id} zone={undefined} />
+      </SiteReady>
+    );
   return (
     <LoadGate query={query} name="zone">
       {(zone) => <ZoneEditor key={zone._id} id={id} zone={zone} />}
