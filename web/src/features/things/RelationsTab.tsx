@@ -27,7 +27,7 @@ import { Loading } from '../../components/Loading';
 import { useSnackbar } from '../../components/Snackbar';
 import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from '../../constants';
 import { useSiteNavigate } from '../session/SiteContext';
-import { fetchThing, putThing, thingKeys, useRelated, useThingSearch } from './queries';
+import { fetchThing, getThing, putThing, thingKeys, useRelated, useThingSearch } from './queries';
 import { planLink, planUnlink, tagDisplay, type Relation } from './thingLogic';
 
 function useDebounced(text: string): string {
@@ -109,11 +109,7 @@ export function RelationsTab({ thing, canModify }: { thing: Thing; canModify: bo
   const link = async (other: Thing) => {
     setBusy(true);
     try {
-      const [self, fresh] = await Promise.all([fetchThing(thing._id), fetchThing(other._id)]);
-      if (!self || !fresh) {
-        snackbar.error('Save failed: the thing no longer exists');
-        return;
-      }
+      const [self, fresh] = await Promise.all([getThing(thing._id), getThing(other._id)]);
       const plan = planLink(relation, self, fresh);
       if (plan.kind === 'refuse') {
         snackbar.error(plan.message);

@@ -77,9 +77,14 @@ export function useThing(id: string) {
 }
 
 /** A fresh copy of a thing, or null when it no longer exists. */
+/** The thing as stored now; a thing deleted meanwhile fails with the server's reason. */
+export function getThing(id: string): Promise<Thing> {
+  return unwrap(api.GET('/api/things/{thing_id}', { params: { path: { thing_id: id } } }));
+}
+
 export async function fetchThing(id: string): Promise<Thing | null> {
   try {
-    return await unwrap(api.GET('/api/things/{thing_id}', { params: { path: { thing_id: id } } }));
+    return await getThing(id);
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null;
     throw err;
