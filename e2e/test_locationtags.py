@@ -26,7 +26,7 @@ def create_location_tag(
 ) -> str:
     response = api.post(
         "/api/locationtags",
-        data={"name": name, "tag": tag, "site": site, "zone": zone, "xycoordinates": [5, 6]},
+        data={"name": name, "tag": tag, "site": site, "zone": zone, "xycoordinates": [0.5, 0.6]},
     )
     assert response.ok, response.text()
     return str(response.json()["_id"])
@@ -63,15 +63,15 @@ def test_create_location_tag_with_required_fields(
     page.get_by_role("option", name=zone_name).click()
     page.get_by_role("combobox", name="Map").click()
     page.get_by_role("option", name="Ground Floor").click()
-    page.get_by_role("spinbutton", name="X").fill("3")
-    page.get_by_role("spinbutton", name="Y").fill("4.5")
+    page.get_by_role("spinbutton", name="X").fill("0.3")
+    page.get_by_role("spinbutton", name="Y").fill("0.45")
     shot(page, "locationtag-new-filled")
     save(page)
     expect(snackbar(page)).to_have_text(re.compile("Saved location tag"))
     expect(page).to_have_url(re.compile(r"/locationtags\?site="))
     row = page.get_by_role("row").filter(has_text=name)
     expect(row).to_contain_text(tag.upper())
-    expect(row).to_contain_text("3, 4.5")
+    expect(row).to_contain_text("0.3, 0.45")
     expect(row).to_contain_text(zone_name)
     shot(page, "locationtags-list")
 
@@ -79,7 +79,7 @@ def test_create_location_tag_with_required_fields(
     assert stored["tag"] == tag.upper()
     assert stored["zone"] == zone
     assert stored["map"] == floor_plan
-    assert stored["xycoordinates"] == [3, 4.5]
+    assert stored["xycoordinates"] == [0.3, 0.45]
 
 
 def test_edit_search_and_delete_location_tags(

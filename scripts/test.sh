@@ -27,7 +27,5 @@ scripts/check-client.sh
 step "Console unit tests"
 (cd web && npm test --silent)
 
-step "Server and browser tests (two pytest workers, a test file each at a time)"
-# Browser tests spend most of their time waiting on Chromium and the server, so two
-# workers finish the run sooner even on two cores.
-.venv/bin/pytest server/tests e2e -p no:cacheprovider -n 2 --dist loadfile
+step "Server and browser tests"
+.venv/bin/pytest server/tests e2e -p no:cacheprovider

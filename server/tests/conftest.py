@@ -5,7 +5,6 @@ import itertools
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -39,21 +38,9 @@ SQL_LOG = tenant_sql.SqlLog()
 
 def pytest_configure(config: pytest.Config) -> None:
     tenant_sql.install(SQL_LOG)
-    if config.pluginmanager.hasplugin("xdist") and not hasattr(config, "workerinput"):
-        config.pluginmanager.register(SqlLogCollector(), "tagtrack-sql-log")
-
-
-class SqlLogCollector:
-    """Under pytest-xdist each worker checks its own statements; the controller adds them up."""
-
-    def pytest_testnodedown(self, node: Any, error: object) -> None:
-        SQL_LOG.merge(getattr(node, "workeroutput", {}).get("sql_log"))
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    worker_output = getattr(session.config, "workeroutput", None)
-    if worker_output is not None:
-        worker_output["sql_log"] = SQL_LOG.dump()
     if SQL_LOG.offenders:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 

@@ -81,19 +81,6 @@ class SqlLog:
             if sender is not None and sender[0] not in self.allowed:
                 self.offenders.setdefault((sender[0], " ".join(query.split())), sender[1])
 
-    def dump(self) -> dict[str, Any]:
-        """What a pytest-xdist worker sends its controller."""
-        offenders = [
-            [function, statement, where] for (function, statement), where in self.offenders.items()
-        ]
-        return {"recorded": self.recorded, "offenders": offenders}
-
-    def merge(self, dumped: dict[str, Any] | None) -> None:
-        if dumped:
-            self.recorded += dumped["recorded"]
-            for function, statement, where in dumped["offenders"]:
-                self.offenders.setdefault((function, statement), where)
-
     def report(self) -> list[str]:
         return [
             f"{where} ({function}):\n    {statement}"

@@ -90,7 +90,8 @@ const neighboursQuery = (id: string, search: ImageSearch) => ({
   queryFn: () =>
     unwrap(
       api.GET('/api/images/{image_id}/neighbours', {
-        params: { path: { image_id: id }, query: toQuery(search) },
+        // The same order as the gallery's, so the arrows step through what it shows.
+        params: { path: { image_id: id }, query: { ...toQuery(search), sort: GALLERY_SORT } },
       }),
     ),
 });
