@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 
 import asyncpg
 
+from tagtrack.core.tasks import running
 from tagtrack.live.hub import listener_dsn
 
 log = logging.getLogger("tagtrack.wakeups")
@@ -76,10 +77,5 @@ class Wakeups:
 @asynccontextmanager
 async def listening(wakeups: Wakeups, database_url: str) -> AsyncIterator[Wakeups]:
     """Listen for the channels asked for so far (ask with `event` before entering)."""
-    task = asyncio.create_task(wakeups.run(listener_dsn(database_url)), name="wakeups")
-    try:
+    async with running(wakeups.run(listener_dsn(database_url)), "wakeups"):
         yield wakeups
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

@@ -10,7 +10,6 @@ over TLS (port 8883 by default) with the configured CA and optional client certi
 """
 
 import asyncio
-import contextlib
 import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -28,6 +27,7 @@ from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, Overloaded
 from tagtrack.core.logging import get_logger
 from tagtrack.core.metrics import MQTT_CONNECTED, MQTT_MESSAGES
+from tagtrack.core.tasks import running
 from tagtrack.ingest.service import RETRY_AFTER_SECONDS, Admission, IngestService
 
 log = get_logger("tagtrack.mqtt")
@@ -200,11 +200,8 @@ async def mqtt_subscriber(
         yield None
         return
     subscriber = MqttSubscriber(sessionmaker, settings, admission)
-    task = asyncio.create_task(subscriber.run(), name="mqtt")
     try:
-        yield subscriber
+        async with running(subscriber.run(), "mqtt"):
+            yield subscriber
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
         subscriber.up.set(0)

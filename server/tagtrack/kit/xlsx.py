@@ -11,6 +11,7 @@ import re
 import tempfile
 import unicodedata
 import zipfile
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -314,17 +315,17 @@ def sheet_title(title: str, taken: Iterable[str]) -> str:
     return name
 
 
-class SpooledDocument:
+class SpooledDocument(ABC):
     """A document written into a temporary file: use it as `async with`, then `finish()` for
     its bytes. Subclasses set `path` and say how to close and to abandon the file."""
 
     path: Path
 
-    def _close(self) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def _close(self) -> None: ...
 
-    def _abandon(self) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def _abandon(self) -> None: ...
 
     async def finish(self) -> AsyncIterator[bytes]:
         """Close the document; stream its bytes (the file is unlinked once opened)."""

@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tagtrack.audit.service import Actor, record
 from tagtrack.core.config import Settings
 from tagtrack.core.mail import Mailer
+from tagtrack.core.tasks import running
 from tagtrack.mail.metrics import MAIL_FAILED, MAIL_SENT
 from tagtrack.mail.repository import OutboxRepository
 from tagtrack.models.base import utcnow
@@ -141,10 +142,5 @@ async def outbox_sender(
         yield None
         return
     sender = OutboxSender(sessionmaker, settings, wake)
-    task = asyncio.create_task(sender.run(), name="mail-sender")
-    try:
+    async with running(sender.run(), "mail-sender"):
         yield sender
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
