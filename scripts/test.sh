@@ -27,5 +27,19 @@ scripts/check-client.sh
 step "Console unit tests"
 (cd web && npm test --silent)
 
-step "Server and browser tests"
-.venv/bin/pytest server/tests e2e -p no:cacheprovider
+# The browser tests mostly wait on Chromium and their server, the server tests on Python and
+# PostgreSQL: run side by side (two processes, since the browser tests' sync Playwright loop
+# cannot share a process with async tests), they take little more than the longer of the two.
+step "Server tests and browser tests, side by side (the server tests' output follows)"
+server_log=$(mktemp)
+.venv/bin/pytest server/tests -p no:cacheprovider >"$server_log" 2>&1 &
+server_tests=$!
+browser_status=0
+.venv/bin/pytest e2e -p no:cacheprovider || browser_status=$?
+server_status=0
+wait "$server_tests" || server_status=$?
+step "Server tests"
+cat "$server_log"
+rm -f "$server_log"
+printf '\nserver tests: exit %s, browser tests: exit %s\n' "$server_status" "$browser_status"
+[ "$server_status" -eq 0 ] && [ "$browser_status" -eq 0 ]

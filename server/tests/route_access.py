@@ -123,6 +123,8 @@ ROUTES: dict[str, Access] = {
     "POST /api/images": right("images", "create"),
     "DELETE /api/images": right("images", "delete"),
     "GET /api/images/uploaders": SIGNED_IN,
+    "GET /api/images/tags": SIGNED_IN,
+    "GET /api/images/{image_id}/neighbours": SIGNED_IN,
     "GET /api/images/uploaders/{user_id}": SIGNED_IN,
     "POST /api/images/edit": right("images", "modify"),
     "GET /api/images//csv": SIGNED_IN,

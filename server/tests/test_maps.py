@@ -19,6 +19,7 @@ from tests.database import database_with_org
 from tests.helpers import OTHER_ID, assert_error
 from tests.photos import heic, jpeg, png_bomb
 from tests.tracking_api import created, make_endpoint, make_map, make_thing, set_state
+from tests.waiting import until
 
 SVG = (
     b'<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
@@ -204,6 +205,10 @@ async def stored(storage, key: str) -> bool:
     return True
 
 
+async def gone(storage, key: str) -> bool:
+    return not await stored(storage, key)
+
+
 async def test_floor_plan_files_go_with_their_map_and_with_their_site(
     org_factory, app, sessionmaker
 ) -> None:
@@ -218,10 +223,11 @@ async def test_floor_plan_files_go_with_their_map_and_with_their_site(
     keys = await plan_keys(sessionmaker, [first["_id"], second["_id"], other["_id"]])
     assert len(keys) == 3 and all([await stored(storage, key) for key in keys])
 
+    # Files go after the answer, once the deletion is committed.
     assert (await admin.delete(f"/api/maps/{other['_id']}")).status_code == 204
-    assert not await stored(storage, keys[2])
+    await until(lambda: gone(storage, keys[2]), seconds=10)
     assert (await admin.delete(f"/api/sites/{org.site_ids[1]}")).status_code == 204
-    assert not await stored(storage, keys[1])
+    await until(lambda: gone(storage, keys[1]), seconds=10)
     # The other site's floor plan stays.
     assert await stored(storage, keys[0])
     assert (await admin.get(f"/api/maps/{first['_id']}/image")).status_code == 200
