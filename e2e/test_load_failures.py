@@ -1,20 +1,82 @@
-"""A photo over the limit says the limit before it is sent; a new record's form opened by
-its URL saves for the selected site."""
+"""A list that fails to load says why and offers Retry, never an empty state beside it; a
+photo over the limit says the limit before it is sent; a new record's form opened by its URL
+saves for the selected site."""
 
 import re
+import uuid
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
-from playwright.sync_api import APIRequestContext, Page, expect
+from playwright.sync_api import APIRequestContext, Page, Route, expect
 
 from e2e.conftest import Console, open_signed_in, shot, snackbar, unique
 from e2e.test_errors import expect_refusal, field, png, save
+from e2e.test_refusals import upload_image
 from e2e.tracking_data import (
     new_site,
     patient_expect,  # noqa: F401 (a fixture)
 )
 
 pytestmark = pytest.mark.usefixtures("patient_expect")
+
+
+def refuse_first_load(page: Page, path: str, marker: str, param: str, value: str) -> None:
+    """The screen's first request to /api/`path` with `marker` in its query reaches the real
+    server with `param` set to a value it refuses; every later request goes unchanged."""
+    refused: list[str] = []
+
+    def handle(route: Route) -> None:
+        if refused:
+            route.continue_()
+            return
+        url = urlsplit(route.request.url)
+        query = dict(parse_qsl(url.query)) | {param: value}
+        refused.append(url._replace(query=urlencode(query)).geturl())
+        route.continue_(url=refused[0])
+
+    page.route(re.compile(rf"/api/{path}\?.*{re.escape(marker)}"), handle)
+
+
+def expect_load_failure(page: Page, name: str, reason: str, empty: str) -> None:
+    """The failure with the server's reason and no empty state; Retry loads the list."""
+    failure = page.get_by_test_id("load-error")
+    expect(failure).to_contain_text(f"Failed to load {name}: {reason}")
+    expect(page.get_by_text(empty)).to_have_count(0)
+    shot(page, f"load-failure-{name}")
+    failure.get_by_role("button", name="Retry").click()
+    expect(failure).to_have_count(0)
+
+
+def test_a_list_that_fails_to_load_says_why_and_retries(
+    page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    site = new_site(admin_api, "E2E Load Failure")
+    open_signed_in(page, console.admin_email, console.admin_password, f"/home?site={site}")
+    for path, name, empty in (
+        ("/reports/exceptions", "exceptions", "No exceptions in this period."),
+        ("/zones", "zones", "No zones found"),
+    ):
+        # A page size the server refuses, and its own reason for that.
+        reason = admin_api.get(f"/api/{name}", params={"site": site, "limit": "0"})
+        assert reason.status == 422, reason.text()
+        refuse_first_load(page, name, f"site={site}", "limit", "0")
+        page.goto(f"{path}?site={site}")
+        expect_load_failure(page, name, reason.json()["message"], empty)
+        # Asked again, the server answers: the site has none, and the list says so.
+        expect(page.get_by_text(empty)).to_be_visible()
+        page.unroute_all()
+
+    # The gallery: an uploader id the server refuses; Retry shows the image.
+    tag = f"retry{uuid.uuid4().hex[:6]}"
+    upload_image(admin_api, tag)
+    uploader = "u" * 25
+    reason = admin_api.get("/api/images", params={"tags": tag, "uploader": uploader})
+    assert reason.status == 422, reason.text()
+    refuse_first_load(page, "images", f"tags={tag}", "uploader", uploader)
+    page.goto(f"/images?site={site}&tags={tag}")
+    expect_load_failure(page, "images", reason.json()["message"], "No images")
+    expect(page.get_by_test_id("image-card")).to_have_count(1)
 
 
 def test_a_photo_over_the_limit_says_the_limit(

@@ -70,7 +70,7 @@ function ZoneTotalsChart({ totals }: { totals: readonly ZoneTotal[] }) {
 
 /** Zones History: the site's zone visits in a period, as a table or time per zone. */
 export default function ZonesHistoryPage() {
-  const { site, siteId } = useSiteSelection();
+  const { site, siteId, isAllSites, siteName } = useSiteSelection();
   const labels = useSiteLabels(siteId);
   const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const [range, setRange] = useState<DateRangeValue>(() => lastDays(1));
@@ -84,8 +84,20 @@ export default function ZonesHistoryPage() {
 
   const columns = useMemo<GridColDef<ZoneDuration>[]>(
     () => [
-      { field: 'thingName', headerName: labels.itemName, flex: 1.2, minWidth: 100 },
-      { field: 'zoneName', headerName: 'Zone', flex: 1, minWidth: 90 },
+      { field: 'thingName', headerName: labels.itemName, flex: 1.2, minWidth: 90 },
+      // All Sites lists same-named zones of several sites: each row names its site.
+      ...(isAllSites
+        ? [
+            {
+              field: 'site',
+              headerName: 'Site',
+              flex: 1.2,
+              minWidth: 90,
+              valueGetter: (value: string) => siteName(value),
+            },
+          ]
+        : []),
+      { field: 'zoneName', headerName: 'Zone', flex: 1, minWidth: 80 },
       {
         field: 'timeStart',
         headerName: 'Start',
@@ -105,11 +117,12 @@ export default function ZonesHistoryPage() {
         headerName: 'Duration',
         type: 'number',
         flex: 0.7,
-        minWidth: 104,
+        // With the Site column on a phone, the four columns still fit its width.
+        minWidth: isAllSites && mobile ? 88 : 104,
         valueFormatter: (value: number) => formatHms(value),
       },
     ],
-    [labels.itemName],
+    [labels.itemName, isAllSites, siteName, mobile],
   );
 
   let body;
