@@ -1,5 +1,6 @@
-"""All Sites names each record's site; one-site screens ask for a site; the Zones History
-cap is said; the gallery says its order; category QR labels carry the name."""
+"""All Sites names each record's site (Zones History's visits too); one-site screens ask for
+a site; the Zones History cap is said; the gallery says its order; category QR labels carry
+the name."""
 
 import re
 import uuid
@@ -13,6 +14,8 @@ from sqlalchemy.engine import make_url
 from e2e.conftest import (
     ALL_SITES_ID,
     DEMO_SITES,
+    DESKTOP,
+    MOBILE,
     PRIYA,
     Console,
     create_site,
@@ -161,6 +164,42 @@ def add_visits(
         db.execute("ANALYZE zone_durations")
 
 
+def test_zones_history_names_the_site_of_each_visit(
+    page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    """Two sites with a zone of the same name: All Sites says which site each visit was in."""
+    zone_name = unique("Dock")
+    sites = [create_site(admin_api, unique("History")) for _ in range(2)]
+    names = [admin_api.get(f"/api/sites/{s}").json()["name"] for s in sites]
+    for site in sites:
+        zone = admin_api.post(
+            "/api/zones", data={"name": zone_name, "site": site, "duration": 0, "gates": []}
+        )
+        assert zone.ok, zone.text()
+        item = thing(admin_api, site, "Forklift", f"HIS{uuid.uuid4().hex[:10].upper()}", [])
+        # Newer than the demo's live visits, so the first page of the list shows them.
+        soon = datetime.now(UTC) + timedelta(minutes=5)
+        add_visits(console, site, item, zone.json()["_id"], soon, 1)
+    open_signed_in(
+        page, PRIYA, console.demo_password, f"/reports/zonedurations?site={ALL_SITES_ID}"
+    )
+    for width in ("desktop", "phone"):
+        expect(page.get_by_role("columnheader", name="Site")).to_be_visible(timeout=30_000)
+        rows = rows_named(page, zone_name)
+        expect(rows).to_have_count(2)
+        for name in names:
+            expect(rows.filter(has_text=name)).to_have_count(1)
+        shot(page, f"allsites-zones-history-{width}")
+        # The same list at a phone's width: the Site column stays with the name.
+        page.set_viewport_size(MOBILE)
+    page.set_viewport_size(DESKTOP)
+
+    # One site chosen: its visits need no Site column.
+    page.goto(f"/reports/zonedurations?site={sites[0]}")
+    expect(rows_named(page, zone_name)).to_have_count(1)
+    expect(page.get_by_role("columnheader", name="Site")).to_have_count(0)
+
+
 def test_zones_history_says_when_its_list_is_capped(
     page: Page, mobile_page: Page, console: Console, admin_api: APIRequestContext
 ) -> None:
@@ -191,40 +230,6 @@ def test_zones_history_says_when_its_list_is_capped(
     page.get_by_role("button", name="Graph").click()
     expect(page.get_by_test_id("zone-durations-chart")).to_be_visible()
     expect(page.get_by_test_id("capped-notice")).to_have_count(0)
-
-
-def test_zones_history_names_the_site_of_each_visit(
-    page: Page, mobile_page: Page, console: Console, admin_api: APIRequestContext
-) -> None:
-    """Two sites with a zone of the same name: All Sites says which site each visit was in."""
-    zone_name = unique("Dock")
-    sites = [create_site(admin_api, unique("History")) for _ in range(2)]
-    names = [admin_api.get(f"/api/sites/{s}").json()["name"] for s in sites]
-    for site in sites:
-        zone = admin_api.post(
-            "/api/zones", data={"name": zone_name, "site": site, "duration": 0, "gates": []}
-        )
-        assert zone.ok, zone.text()
-        item = thing(admin_api, site, "Forklift", f"HIS{uuid.uuid4().hex[:10].upper()}", [])
-        # Newer than the demo's live visits, so the first page of the list shows them.
-        soon = datetime.now(UTC) + timedelta(minutes=5)
-        add_visits(console, site, item, zone.json()["_id"], soon, 1)
-    for view in (page, mobile_page):
-        open_signed_in(
-            view, PRIYA, console.demo_password, f"/reports/zonedurations?site={ALL_SITES_ID}"
-        )
-        expect(view.get_by_role("columnheader", name="Site")).to_be_visible(timeout=30_000)
-        rows = rows_named(view, zone_name)
-        expect(rows).to_have_count(2)
-        for name in names:
-            expect(rows.filter(has_text=name)).to_have_count(1)
-    shot(page, "allsites-zones-history")
-    shot(mobile_page, "allsites-zones-history-mobile")
-
-    # One site chosen: its visits need no Site column.
-    page.goto(f"/reports/zonedurations?site={sites[0]}")
-    expect(rows_named(page, zone_name)).to_have_count(1)
-    expect(page.get_by_role("columnheader", name="Site")).to_have_count(0)
 
 
 def test_gallery_is_ordered_by_the_date_it_shows(
