@@ -193,6 +193,19 @@ def test_zones_history_names_the_site_of_each_visit(
         # The same list at a phone's width: the Site column stays with the name.
         page.set_viewport_size(MOBILE)
     page.set_viewport_size(DESKTOP)
+    # The graph: each of the same-named zones' bars names its site under the zone.
+    page.get_by_role("button", name="Graph").click()
+    chart = page.get_by_test_id("zone-durations-chart")
+    for name in names:
+        expect(
+            chart.locator("text").filter(has_text=zone_name).filter(has_text=name)
+        ).to_have_count(1)
+    shot(page, "allsites-zones-history-graph")
+    page.set_viewport_size(MOBILE)
+    # A phone's narrower axis shortens the names.
+    expect(chart.locator("text").filter(has_text=zone_name[:11])).to_have_count(2)
+    shot(page, "allsites-zones-history-graph-phone")
+    page.set_viewport_size(DESKTOP)
 
     # One site chosen: its visits need no Site column.
     page.goto(f"/reports/zonedurations?site={sites[0]}")
