@@ -1,5 +1,6 @@
-"""All Sites names each record's site; one-site screens ask for a site; the Zones History
-cap is said; the gallery says its order; category QR labels carry the name."""
+"""All Sites names each record's site (Zones History's visits too); one-site screens ask for
+a site; the Zones History cap is said; the gallery says its order; category QR labels carry
+the name."""
 
 import re
 import uuid
@@ -13,6 +14,8 @@ from sqlalchemy.engine import make_url
 from e2e.conftest import (
     ALL_SITES_ID,
     DEMO_SITES,
+    DESKTOP,
+    MOBILE,
     PRIYA,
     Console,
     create_site,
@@ -134,6 +137,82 @@ def plain_url(url: str) -> str:
     return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
+def add_visits(
+    console: Console, site: str, item: str, zone: str, start: datetime, count: int
+) -> None:
+    """`count` visits of 50 ms, 100 ms apart from `start`, written straight to the table."""
+    with psycopg.connect(plain_url(console.database_url), autocommit=True) as db:
+        db.execute(
+            "INSERT INTO zone_durations (org_id, id, site_id, thing_id, zone_id, time_start, "
+            "time_end, time_duration) "
+            "SELECT s.org_id, %(ids)s || lpad(to_hex(i), 12, '0'), s.id, %(thing)s, %(zone)s, "
+            "%(start)s::timestamptz + i * interval '100 ms', "
+            "%(start)s::timestamptz + i * interval '100 ms' + interval '50 ms', 50000000 "
+            "FROM sites s, generate_series(1, %(count)s) AS i WHERE s.id = %(site)s",
+            {
+                "site": site,
+                "thing": item,
+                "zone": zone,
+                "start": start,
+                "count": count,
+                # Ids of their own: the table may hold visits written the same way.
+                "ids": uuid.uuid4().hex[:12],
+            },
+        )
+        # As autovacuum would after rows arrive: without statistics the planner takes
+        # many fresh rows for a handful and joins them one by one.
+        db.execute("ANALYZE zone_durations")
+
+
+def test_zones_history_names_the_site_of_each_visit(
+    page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    """Two sites with a zone of the same name: All Sites says which site each visit was in."""
+    zone_name = unique("Dock")
+    sites = [create_site(admin_api, unique("History")) for _ in range(2)]
+    names = [admin_api.get(f"/api/sites/{s}").json()["name"] for s in sites]
+    for site in sites:
+        zone = admin_api.post(
+            "/api/zones", data={"name": zone_name, "site": site, "duration": 0, "gates": []}
+        )
+        assert zone.ok, zone.text()
+        item = thing(admin_api, site, "Forklift", f"HIS{uuid.uuid4().hex[:10].upper()}", [])
+        # Newer than the demo's live visits, so the first page of the list shows them.
+        soon = datetime.now(UTC) + timedelta(minutes=5)
+        add_visits(console, site, item, zone.json()["_id"], soon, 1)
+    open_signed_in(
+        page, PRIYA, console.demo_password, f"/reports/zonedurations?site={ALL_SITES_ID}"
+    )
+    for width in ("desktop", "phone"):
+        expect(page.get_by_role("columnheader", name="Site")).to_be_visible(timeout=30_000)
+        rows = rows_named(page, zone_name)
+        expect(rows).to_have_count(2)
+        for name in names:
+            expect(rows.filter(has_text=name)).to_have_count(1)
+        shot(page, f"allsites-zones-history-{width}")
+        # The same list at a phone's width: the Site column stays with the name.
+        page.set_viewport_size(MOBILE)
+    page.set_viewport_size(DESKTOP)
+    # The graph: each of the same-named zones' bars names its site under the zone.
+    page.get_by_role("button", name="Graph").click()
+    chart = page.get_by_test_id("zone-durations-chart")
+    for name in names:
+        expect(
+            chart.locator("text").filter(has_text=zone_name).filter(has_text=name)
+        ).to_have_count(1)
+    shot(page, "allsites-zones-history-graph")
+    page.set_viewport_size(MOBILE)
+    # A phone's narrower axis shortens the names.
+    expect(chart.locator("text").filter(has_text=zone_name[:11])).to_have_count(2)
+    shot(page, "allsites-zones-history-graph-phone")
+    page.set_viewport_size(DESKTOP)
+
+    # One site chosen: its visits need no Site column.
+    page.goto(f"/reports/zonedurations?site={sites[0]}")
+    expect(rows_named(page, zone_name)).to_have_count(1)
+    expect(page.get_by_role("columnheader", name="Site")).to_have_count(0)
+
+
 def test_zones_history_says_when_its_list_is_capped(
     page: Page, mobile_page: Page, console: Console, admin_api: APIRequestContext
 ) -> None:
@@ -143,21 +222,10 @@ def test_zones_history_says_when_its_list_is_capped(
     )
     assert zone.ok, zone.text()
     item = thing(admin_api, site, "Pallet jack", f"CAP{uuid.uuid4().hex[:10].upper()}", [])
-    start = datetime.now(UTC) - timedelta(minutes=20)
     # More visits than reports fetch (10,000, spec section 9): one INSERT, not 10,042 reads.
-    with psycopg.connect(plain_url(console.database_url), autocommit=True) as db:
-        db.execute(
-            "INSERT INTO zone_durations (org_id, id, site_id, thing_id, zone_id, time_start, "
-            "time_end, time_duration) "
-            "SELECT s.org_id, lpad(to_hex(i), 24, '0'), s.id, %(thing)s, %(zone)s, "
-            "%(start)s::timestamptz + i * interval '100 ms', "
-            "%(start)s::timestamptz + i * interval '100 ms' + interval '50 ms', 50000000 "
-            "FROM sites s, generate_series(1, 10042) AS i WHERE s.id = %(site)s",
-            {"site": site, "thing": item, "zone": zone.json()["_id"], "start": start},
-        )
-        # As autovacuum would after rows arrive: without statistics the planner takes the
-        # 10,042 fresh rows for a handful and joins them one by one.
-        db.execute("ANALYZE zone_durations")
+    add_visits(
+        console, site, item, zone.json()["_id"], datetime.now(UTC) - timedelta(minutes=20), 10042
+    )
     notice = (
         "Showing the newest 10,000 of 10,042 zone visits: choose a shorter period to see the rest."
     )

@@ -161,10 +161,12 @@ def test_header_row_named_headers_and_failed_rows(
 ) -> None:
     site = new_site(admin_api, "E2E Import Header Row")
     batch = uuid.uuid4().hex[:8].upper()
-    # A title above the headers, as registers often have; one row has no name.
+    # A title above the headers, as registers often have; one row has no name, one a
+    # serial longer than the server keeps.
     rows: list[list[Any]] = [["Name", "Serial", "Tags", "Description"]]
     rows += [[f"Drill {i}", f"D-{i}", f"H{batch}{i:03d}", "Cordless"] for i in range(6)]
     rows[4][0] = ""
+    rows[2][1] = "S" * 201
     data = workbook_bytes(["Workshop register, March"], rows)
 
     open_signed_in(page, PRIYA, console.demo_password, f"/import?site={site}")
@@ -185,24 +187,31 @@ def test_header_row_named_headers_and_failed_rows(
 
     page.get_by_test_id("import-start").click()
     expect(page.get_by_test_id("import-count")).to_have_text(
-        "5 of 6 items uploaded", timeout=60_000
+        "4 of 6 items uploaded", timeout=60_000
     )
-    expect(page.get_by_test_id("import-failed")).to_have_text("1 failed")
+    expect(page.get_by_test_id("import-failed")).to_have_text("2 failed")
     grid = page.get_by_test_id("import-preview")
     expect(grid.get_by_role("row")).to_have_count(7)
     page.get_by_role("button", name="Show Failed Rows").click()
-    expect(grid.get_by_role("row")).to_have_count(2)
-    failed = grid.get_by_role("row").nth(1)
-    expect(failed.get_by_role("gridcell", name="6", exact=True)).to_be_visible()  # sheet row
-    expect(failed).to_contain_text("The row has no name: every item needs one")
-    expect(failed.locator('[data-status="error"]')).to_have_count(1)
+    expect(grid.get_by_role("row")).to_have_count(3)
+    # Each failed row beside the server's reason, by its sheet row.
+    for number, reason in (
+        ("4", "serial: String should have at most 200 characters"),
+        ("6", "The row has no name: every item needs one"),
+    ):
+        failed = grid.get_by_role("row").filter(
+            has=page.get_by_role("gridcell", name=number, exact=True)
+        )
+        expect(failed).to_contain_text(reason)
+        expect(failed.locator('[data-status="error"]')).to_have_count(1)
     shot(page, "import-failed-rows")
     page.get_by_role("button", name="Show All Rows").click()
     expect(grid.get_by_role("row")).to_have_count(7)
     item = admin_api.get(f"/api/things/tag/H{batch}004").json()
     assert item["common"]["name"] == "Drill 4" and item["common"]["serial"] == "D-4"
     assert item["common"]["description"] == "Cordless"
-    assert admin_api.get(f"/api/things/tag/H{batch}003").status == 404
+    for refused in ("001", "003"):
+        assert admin_api.get(f"/api/things/tag/H{batch}{refused}").status == 404
 
     # On a phone, the header row choice fits.
     open_signed_in(mobile_page, PRIYA, console.demo_password, f"/import?site={site}")

@@ -1,7 +1,8 @@
 """More of the console's mutations refused by the real server, each showing the server's own
 message: a record deleted meanwhile, a duplicate, a damaged file, a role changed meanwhile.
 
-Which test file covers which mutation hook of web/src/features/*/queries.ts:
+Which test file covers which mutation hook of web/src/features/*/queries.ts (each refused by
+the real server, its message checked):
 - test_errors.py: zones, endpoints, location tags, maps (save, delete, create with plan),
   report configurations (save, delete), categories, sites (save, delete), users (create,
   update, delete), organisations (save, delete), API keys (create, delete), things (create,
@@ -12,9 +13,13 @@ Which test file covers which mutation hook of web/src/features/*/queries.ts:
   save (site deleted meanwhile), thing link/unlink (thing deleted meanwhile), Photo tab upload
   (damaged file) and remove (photo deleted meanwhile), map plan upload (unreadable file),
   floor-plan placement (map deleted meanwhile), profile save (password the server finds weak).
-- test_login.py: login (wrong password, locked, rate limited); test_password_reset.py:
-  password reset (weak password, forged token) and its request; test_import.py: import rows
-  refused by the server (the row's reason beside it).
+- test_login.py: login (wrong password, locked, rate limited). Logout has nothing to refuse:
+  the session ends and the console goes to login whatever the answer.
+- test_password_reset.py: password reset (weak password, forged and used links) and its
+  request (an address longer than the server takes; the request is never rate limited in
+  words: one mail a minute, the answer never says).
+- test_import.py: import rows (importRow, no hook) refused by the server, each row's reason
+  beside it (no name, a serial over the limit).
 """
 
 import uuid

@@ -1,5 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
+import Portal from '@mui/material/Portal';
 import MuiSnackbar from '@mui/material/Snackbar';
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { SNACKBAR_MS } from '../constants';
@@ -47,27 +48,31 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
   return (
     <SnackbarContext.Provider value={notifier}>
       {children}
-      <MuiSnackbar
-        key={message?.key}
-        open={open}
-        autoHideDuration={SNACKBAR_MS}
-        onClose={close}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      >
-        <Alert
-          severity={message?.severity ?? 'info'}
-          variant="filled"
-          data-testid="snackbar"
-          sx={{ alignItems: 'center', minWidth: 280 }}
-          action={
-            <Button color="inherit" size="small" onClick={() => close()}>
-              Close
-            </Button>
-          }
+      {/* Its own node in the body: an open dialog or drawer hides the console's root from
+          assistive technology, and a message shown over it must still be read and closed. */}
+      <Portal>
+        <MuiSnackbar
+          key={message?.key}
+          open={open}
+          autoHideDuration={SNACKBAR_MS}
+          onClose={close}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
         >
-          {message?.text}
-        </Alert>
-      </MuiSnackbar>
+          <Alert
+            severity={message?.severity ?? 'info'}
+            variant="filled"
+            data-testid="snackbar"
+            sx={{ alignItems: 'center', minWidth: 280 }}
+            action={
+              <Button color="inherit" size="small" onClick={() => close()}>
+                Close
+              </Button>
+            }
+          >
+            {message?.text}
+          </Alert>
+        </MuiSnackbar>
+      </Portal>
     </SnackbarContext.Provider>
   );
 }

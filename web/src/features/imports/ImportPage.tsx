@@ -288,6 +288,10 @@ export default function ImportPage() {
               flex: 2,
               sortable: false,
               valueGetter: (_v: unknown, row: PreviewRow) => row.state?.reason ?? '',
+              // The whole reason, wrapped: it is what the user must fix in the sheet.
+              renderCell: ({ value }: { value?: string }) => (
+                <Box sx={{ whiteSpace: 'normal', wordBreak: 'break-word', py: 0.75 }}>{value}</Box>
+              ),
             },
           ]
         : []),
@@ -533,6 +537,7 @@ export default function ImportPage() {
             pageSizeOptions={[...PAGE_SIZES]}
             paginationModel={pagination}
             onPaginationModelChange={setPagination}
+            getRowHeight={showFailed ? () => 'auto' : undefined}
             aria-label="Preview"
           />
         ) : (

@@ -24,19 +24,29 @@ import { PageHeader } from '../../components/PageHeader';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, UNKNOWN_THING_ID } from '../../constants';
 import { useSiteSelection } from '../session/SiteContext';
 import { useSiteLabels } from '../settings/queries';
+import { useZoneOptions } from '../zones/queries';
 import { useZoneDurations, useZoneTotals } from './queries';
 import { ViewToggle, type ReportView } from './ViewToggle';
 import { nanosToHours } from './zoneLogic';
 
 type ZoneTotal = NonNullable<ReturnType<typeof useZoneTotals>['data']>[number];
 
-function ZoneTotalsChart({ totals }: { totals: readonly ZoneTotal[] }) {
+function ZoneTotalsChart({
+  totals,
+  siteOf,
+}: {
+  totals: readonly ZoneTotal[];
+  /** The zone's site name, under the zone's while All Sites is selected. */
+  siteOf?: (zone: string) => string;
+}) {
   const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const dataset = totals.map((t) => ({
-    zone: t.zoneName,
+    // Same-named zones of several sites stay apart, each with its site on a second line.
+    zone: siteOf ? `${t.zoneName}\n${siteOf(t.zone)}` : t.zoneName,
     hours: nanosToHours(t.timeDuration),
     nanos: t.timeDuration,
   }));
+  const max = mobile ? 12 : 24;
   return (
     <Box data-testid="zone-durations-chart" sx={{ width: '100%', minWidth: 0 }}>
       <BarChart
@@ -46,9 +56,15 @@ function ZoneTotalsChart({ totals }: { totals: readonly ZoneTotal[] }) {
           {
             scaleType: 'band',
             dataKey: 'zone',
-            width: mobile ? 90 : 160,
+            // Wider with the site's line, else the chart cuts the names short itself.
+            width: (mobile ? 90 : 160) + (siteOf ? 50 : 0),
             valueFormatter: (name: string, ctx) =>
-              ctx.location === 'tick' ? shortText(name, mobile ? 12 : 24) : name,
+              ctx.location === 'tick'
+                ? name
+                    .split('\n')
+                    .map((line) => shortText(line, max))
+                    .join('\n')
+                : name.replace('\n', ' · '),
           },
         ]}
         xAxis={[{ label: 'Hours' }]}
@@ -70,13 +86,18 @@ function ZoneTotalsChart({ totals }: { totals: readonly ZoneTotal[] }) {
 
 /** Zones History: the site's zone visits in a period, as a table or time per zone. */
 export default function ZonesHistoryPage() {
-  const { site, siteId } = useSiteSelection();
+  const { site, siteId, isAllSites, siteName } = useSiteSelection();
   const labels = useSiteLabels(siteId);
   const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const [range, setRange] = useState<DateRangeValue>(() => lastDays(1));
   const [view, setView] = useState<ReportView>('table');
   const durations = useZoneDurations(siteId, range);
   const totals = useZoneTotals(siteId, range, view === 'graph');
+  const zones = useZoneOptions(isAllSites && view === 'graph' ? siteId : undefined);
+  const zoneSites = useMemo(
+    () => new Map((zones.data ?? []).map((z) => [z._id, siteName(z.site)])),
+    [zones.data, siteName],
+  );
   const visits = useMemo(
     () => (durations.data?.rows ?? []).filter((d) => d.thing !== UNKNOWN_THING_ID),
     [durations.data],
@@ -84,8 +105,20 @@ export default function ZonesHistoryPage() {
 
   const columns = useMemo<GridColDef<ZoneDuration>[]>(
     () => [
-      { field: 'thingName', headerName: labels.itemName, flex: 1.2, minWidth: 100 },
-      { field: 'zoneName', headerName: 'Zone', flex: 1, minWidth: 90 },
+      { field: 'thingName', headerName: labels.itemName, flex: 1.2, minWidth: 90 },
+      // All Sites lists same-named zones of several sites: each row names its site.
+      ...(isAllSites
+        ? [
+            {
+              field: 'site',
+              headerName: 'Site',
+              flex: 1.2,
+              minWidth: 90,
+              valueGetter: (value: string) => siteName(value),
+            },
+          ]
+        : []),
+      { field: 'zoneName', headerName: 'Zone', flex: 1, minWidth: 80 },
       {
         field: 'timeStart',
         headerName: 'Start',
@@ -105,16 +138,18 @@ export default function ZonesHistoryPage() {
         headerName: 'Duration',
         type: 'number',
         flex: 0.7,
-        minWidth: 104,
+        // With the Site column on a phone, the four columns still fit its width.
+        minWidth: isAllSites && mobile ? 88 : 104,
         valueFormatter: (value: number) => formatHms(value),
       },
     ],
-    [labels.itemName],
+    [labels.itemName, isAllSites, siteName, mobile],
   );
 
   let body;
   const graphData = totals.data?.filter((t) => t.visits > 0) ?? [];
-  if (!!siteId && (view === 'graph' ? totals.isPending : durations.isPending)) body = <Loading />;
+  const graphPending = totals.isPending || (isAllSites && zones.isPending);
+  if (!!siteId && (view === 'graph' ? graphPending : durations.isPending)) body = <Loading />;
   else if (view === 'graph') {
     body =
       graphData.length === 0 || totals.isError ? (
@@ -126,7 +161,10 @@ export default function ZonesHistoryPage() {
         />
       ) : (
         <Box sx={{ p: { xs: 1, sm: 2 } }}>
-          <ZoneTotalsChart totals={graphData} />
+          <ZoneTotalsChart
+            totals={graphData}
+            siteOf={isAllSites ? (zone) => zoneSites.get(zone) ?? '' : undefined}
+          />
         </Box>
       );
   } else {

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api, unwrap } from '../../api/client';
-import type { OrgSettings, SiteSettings } from '../../api/types';
+import type { SiteSettings } from '../../api/types';
 import { ALL_SITES_ID } from '../../constants';
 import { useSiteSelection } from '../session/SiteContext';
 import { labelsFrom, mergeLabels, type Labels } from './labels';
@@ -70,13 +70,5 @@ export function useSaveSiteSettings() {
     },
     // The whole console reads labels from this cache entry: they change at once.
     onSuccess: (saved, { site }) => client.setQueryData(settingsKeys.site(site), saved),
-  });
-}
-
-export function useSaveOrgSettings() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: OrgSettings) => unwrap(api.POST('/api/orgsettings', { body })),
-    onSuccess: (saved) => client.setQueryData(settingsKeys.org, saved),
   });
 }
