@@ -1,7 +1,6 @@
 """Periodic clean-up of expired sessions, single sign-ons in flight and old sign-in failures."""
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -10,6 +9,7 @@ from sqlalchemy import and_, delete, or_
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.logging import get_logger
+from tagtrack.core.tasks import running
 from tagtrack.models import LoginFailure, SsoLogin, UserSession
 from tagtrack.models.base import utcnow
 
@@ -47,10 +47,5 @@ async def _loop(sessionmaker: async_sessionmaker[AsyncSession]) -> None:
 
 @asynccontextmanager
 async def housekeeping(sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[None]:
-    task = asyncio.create_task(_loop(sessionmaker), name="housekeeping")
-    try:
+    async with running(_loop(sessionmaker), "housekeeping"):
         yield
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task

@@ -8,10 +8,16 @@ from typing import Any
 
 
 @asynccontextmanager
-async def running(work: Coroutine[Any, Any, None], name: str) -> AsyncIterator[None]:
+async def running(
+    work: Coroutine[Any, Any, None] | None, name: str
+) -> AsyncIterator[asyncio.Task[None] | None]:
+    """The work's task for the block's lifetime; None runs nothing (work this process skips)."""
+    if work is None:
+        yield None
+        return
     task = asyncio.create_task(work, name=name)
     try:
-        yield
+        yield task
     finally:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -16,6 +16,7 @@ import httpx
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.logging import get_logger
+from tagtrack.core.tasks import running
 from tagtrack.demo.repository import DemoRepository
 from tagtrack.models.base import utcnow
 
@@ -207,10 +208,5 @@ async def running_simulator(
     site_names: Collection[str] | None = None,
 ) -> AsyncIterator[None]:
     simulator = Simulator(sessionmaker, base_url, site_names=site_names)
-    task = asyncio.create_task(simulator.run(), name="simulator")
-    try:
+    async with running(simulator.run(), "simulator"):
         yield
-    finally:
-        task.cancel()
-        with suppress(asyncio.CancelledError):
-            await task

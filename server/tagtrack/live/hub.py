@@ -7,27 +7,20 @@ subscribers of that organisation and site.
 """
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
-import asyncpg
 from pydantic import ValidationError
-from sqlalchemy.engine import make_url
 
+from tagtrack.core.listening import Listener, Notice, listener_dsn
 from tagtrack.core.logging import get_logger
 from tagtrack.core.metrics import LIVE_STREAMS
+from tagtrack.core.tasks import running
 from tagtrack.live.repository import CHANNEL
 from tagtrack.live.schemas import LiveNotice
 
 log = get_logger("tagtrack.live")
-
-# A silent network failure is noticed by this periodic query on the listening connection.
-HEALTH_CHECK_SECONDS = 30.0
-CONNECT_TIMEOUT_SECONDS = 10.0
-BACKOFF_FIRST_SECONDS = 0.5
-BACKOFF_MAX_SECONDS = 30.0
 
 
 @dataclass(eq=False)
@@ -72,20 +65,13 @@ class Subscription:
         return sites, missed
 
 
-def listener_dsn(database_url: str) -> str:
-    """The plain PostgreSQL URL asyncpg connects with, from the app's SQLAlchemy URL."""
-    url = make_url(database_url).set(drivername="postgresql")
-    return url.render_as_string(hide_password=False)
+class LiveHub(Listener):
+    name = "live updates"
 
-
-class LiveHub:
     def __init__(self) -> None:
+        super().__init__()
         self.subscriptions: set[Subscription] = set()
         self.closing = False
-        self.connected = asyncio.Event()
-        # Successful LISTENs so far: the first connection, then each reconnection.
-        self.connections = 0
-        self.connection: asyncpg.Connection | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def subscribe(self, org_id: str, sites: frozenset[str] | None) -> Subscription:
@@ -124,59 +110,24 @@ class LiveHub:
     def _on_notice(self, _connection: object, _pid: int, _channel: str, payload: str) -> None:
         self.deliver(payload)
 
-    async def run(self, dsn: str) -> None:
-        """Listen until cancelled, reconnecting with backoff whenever the connection is lost."""
-        self._loop = asyncio.get_running_loop()
-        backoff = BACKOFF_FIRST_SECONDS
-        while True:
-            connections = self.connections
-            try:
-                await self._listen(dsn)
-            except Exception as exc:  # the database away or restarting: try again later
-                if self.connections > connections:
-                    backoff = BACKOFF_FIRST_SECONDS  # it had worked: start the backoff over
-                log.warning(
-                    "live updates: listening failed; retrying",
-                    error=str(exc),
-                    retry_seconds=round(backoff, 1),
-                )
-            await asyncio.sleep(backoff)
-            backoff = min(backoff * 2, BACKOFF_MAX_SECONDS)
+    def channels(self) -> dict[str, Notice]:
+        return {CHANNEL: self._on_notice}
 
-    async def _listen(self, dsn: str) -> None:
-        connection = await asyncpg.connect(dsn, timeout=CONNECT_TIMEOUT_SECONDS)
-        lost = asyncio.Event()
-        connection.add_termination_listener(lambda _c: lost.set())
-        try:
-            await connection.add_listener(CHANNEL, self._on_notice)
-            self.connection = connection
-            self.connections += 1
-            self.connected.set()
-            if self.connections > 1:
-                log.info("live updates: listening again")
-            # Whatever was committed while no one listened is lost: streams refresh everything.
-            for subscription in list(self.subscriptions):
-                subscription.miss()
-            while not lost.is_set():
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(lost.wait(), HEALTH_CHECK_SECONDS)
-                if not lost.is_set():
-                    await connection.fetchval("SELECT 1", timeout=CONNECT_TIMEOUT_SECONDS)
-            raise ConnectionError("the listening connection was closed")
-        finally:
-            self.connected.clear()
-            self.connection = None
-            connection.terminate()
+    def listening(self) -> None:
+        # Whatever was committed while no one listened is lost: streams refresh everything.
+        for subscription in list(self.subscriptions):
+            subscription.miss()
+
+    async def run(self, dsn: str) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().run(dsn)
 
 
 @asynccontextmanager
 async def live_listener(hub: LiveHub, database_url: str) -> AsyncIterator[LiveHub]:
     """Run the hub's listener for the app's lifetime; open streams end when it stops."""
-    task = asyncio.create_task(hub.run(listener_dsn(database_url)), name="live-listener")
-    try:
-        yield hub
-    finally:
-        hub._close_all()
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+    async with running(hub.run(listener_dsn(database_url)), "live-listener"):
+        try:
+            yield hub
+        finally:
+            hub._close_all()

@@ -20,6 +20,7 @@ from tagtrack.core.logging import get_logger
 from tagtrack.core.metrics import BATCH_READS, BATCH_SECONDS
 from tagtrack.core.partitions import ensure_partitions_logged
 from tagtrack.core.retention import RetentionOutcome, apply_retention
+from tagtrack.core.tasks import running
 from tagtrack.core.wakeups import READS_CHANNEL, Wakeups
 from tagtrack.models.base import utcnow
 from tagtrack.processing.repository import ProcessingRepository
@@ -156,13 +157,6 @@ async def processing_worker(
 ) -> AsyncIterator[ProcessingWorker]:
     """The worker in this process's event loop, woken through the process's listener."""
     worker = ProcessingWorker(sessionmaker, settings, wakeups.event(READS_CHANNEL))
-    if settings.processing:
-        worker.task = asyncio.create_task(worker.run(), name="processing")
-    task = worker.task
-    try:
+    async with running(worker.run() if settings.processing else None, "processing") as task:
+        worker.task = task
         yield worker
-    finally:
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task

@@ -10,7 +10,6 @@ while the mail server is away.
 """
 
 import asyncio
-import contextlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tagtrack.core.config import Settings
 from tagtrack.core.logging import get_logger
 from tagtrack.core.mail import Attachment, Mailer
+from tagtrack.core.tasks import running
 from tagtrack.exceptions.export import type_name
 from tagtrack.mail.service import Outbox
 from tagtrack.models import Site, TrackingException
@@ -261,15 +261,6 @@ async def daily_jobs(
     sessionmaker: async_sessionmaker[AsyncSession], settings: Settings
 ) -> AsyncIterator[None]:
     """Run the daily jobs in the background when this process runs the background work."""
-    task = (
-        asyncio.create_task(DailyJobs(sessionmaker, settings).run(), name="daily-jobs")
-        if settings.processing
-        else None
-    )
-    try:
+    jobs = DailyJobs(sessionmaker, settings).run() if settings.processing else None
+    async with running(jobs, "daily-jobs"):
         yield
-    finally:
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
