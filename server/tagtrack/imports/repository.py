@@ -1,9 +1,10 @@
 from collections.abc import Sequence
 
-from sqlalchemy import BigInteger, cast, func, or_, select
+from sqlalchemy import BigInteger, cast, func, insert, or_, select
 
 from tagtrack.kit.repository import Repository
-from tagtrack.models import ImageCategory, Site, ThingTag, Zone
+from tagtrack.models import ImageCategory, Site, Thing, ThingTag, Zone
+from tagtrack.processing.repository import any_of
 
 
 def _like_prefix(prefix: str) -> str:
@@ -37,6 +38,33 @@ class ImportRepository(Repository[ImageCategory]):
             ImageCategory.org_id == org_id, func.lower(ImageCategory.name).in_(lowered)
         )
         return {name.lower(): name for name in (await self.session.execute(stmt)).scalars()}
+
+    async def add_categories(self, org_id: str, names: Sequence[str]) -> None:
+        """New categories of the organisation, in one statement."""
+        if names:
+            await self.session.execute(
+                insert(ImageCategory),
+                [{"org_id": org_id, "name": n, "description": ""} for n in names],
+            )
+
+    async def tag_owners(self, org_id: str, tags: Sequence[str]) -> dict[str, str]:
+        """The things carrying any of these (normalised) tags: thing id by tag."""
+        if not tags:
+            return {}
+        stmt = select(ThingTag.tag, ThingTag.thing_id).where(
+            ThingTag.org_id == org_id, ThingTag.tag == any_of(tags)
+        )
+        return {tag: thing_id for tag, thing_id in (await self.session.execute(stmt)).all()}
+
+    async def add_things(self, things: Sequence[Thing], tags: dict[str, list[str]]) -> None:
+        """New things and their tags (tags by thing id), a few multi-row statements for all."""
+        self.session.add_all(things)
+        await self.session.flush()
+        rows = [
+            {"org_id": t.org_id, "tag": tag, "thing_id": t.id} for t in things for tag in tags[t.id]
+        ]
+        if rows:
+            await self.session.execute(insert(ThingTag), rows)
 
     async def sites_named(self, text: str) -> Sequence[Site]:
         """Sites whose id is this text or whose name is it (any case), in any organisation."""

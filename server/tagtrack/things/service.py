@@ -77,6 +77,22 @@ def all_tags(common: CommonFields) -> list[str]:
     return normalize_tags([common.tag1, common.tag2, *common.tags, *common.tags1, *common.tags2])
 
 
+def copy_common(thing: Thing, common: CommonFields, parents: list[str]) -> None:
+    """The editable fields as stored: trimmed, tags normalised, lists without repeats."""
+    thing.name = common.name.strip()
+    thing.description = common.description
+    thing.serial = common.serial.strip()
+    thing.tag1 = normalize_tag(common.tag1)
+    thing.tag2 = normalize_tag(common.tag2)
+    thing.tags = normalize_tags(common.tags)
+    thing.tags1 = normalize_tags(common.tags1)
+    thing.tags2 = normalize_tags(common.tags2)
+    thing.categories = list(dict.fromkeys(common.categories))
+    thing.labels = list(dict.fromkeys(common.labels))
+    thing.parents = parents
+    thing.photo = list(dict.fromkeys(common.photo))
+
+
 def require_right(principal: Principal, thing_class: str, operation: Operation) -> None:
     resource = "workers" if thing_class == "worker" else "items"
     if not principal.can(resource, operation):
@@ -149,18 +165,7 @@ class ThingService:
         found = await self.repository.existing_ids(principal.org_id, parents)
         if any(p not in found for p in parents):
             raise BadRequest(PARENT_MISSING, reason="parent missing")
-        thing.name = common.name.strip()
-        thing.description = common.description
-        thing.serial = common.serial.strip()
-        thing.tag1 = normalize_tag(common.tag1)
-        thing.tag2 = normalize_tag(common.tag2)
-        thing.tags = normalize_tags(common.tags)
-        thing.tags1 = normalize_tags(common.tags1)
-        thing.tags2 = normalize_tags(common.tags2)
-        thing.categories = list(dict.fromkeys(common.categories))
-        thing.labels = list(dict.fromkeys(common.labels))
-        thing.parents = parents
-        thing.photo = list(dict.fromkeys(common.photo))
+        copy_common(thing, common, parents)
         return tags
 
     async def create(self, principal: Principal, body: ThingCreate) -> ThingRead:
