@@ -438,6 +438,18 @@ async def test_a_batch_answers_each_row_in_order(org_factory) -> None:
     assert await thing_count(client, site) == 4
 
 
+async def test_a_row_the_database_refuses_fails_alone(org_factory) -> None:
+    org: Org = await org_factory()
+    client = org.client("Manager")
+    site = org.site_ids[0]
+    rows = [cells("Valve 1", "N1"), cells("Valve\x002", "N2"), cells("Valve 3", "N3")]
+    results = await post_batch(client, site, rows)
+    assert [r["status"] for r in results] == ["complete", "error", "complete"]
+    assert results[1]["reason"] == "The row holds a value that cannot be stored"
+    assert (await client.get("/api/things/tag/N3")).json()["common"]["name"] == "Valve 3"
+    assert await thing_count(client, site) == 2
+
+
 async def test_a_batch_generates_prefix_tags_and_checks_prefixed_duplicates(
     org_factory,
 ) -> None:

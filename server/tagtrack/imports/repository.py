@@ -1,4 +1,5 @@
 from collections.abc import Sequence
+from typing import Any
 
 from sqlalchemy import BigInteger, cast, func, insert, or_, select
 
@@ -56,12 +57,16 @@ class ImportRepository(Repository[ImageCategory]):
         )
         return {tag: thing_id for tag, thing_id in (await self.session.execute(stmt)).all()}
 
-    async def add_things(self, things: Sequence[Thing], tags: dict[str, list[str]]) -> None:
-        """New things and their tags (tags by thing id), a few multi-row statements for all."""
-        self.session.add_all(things)
-        await self.session.flush()
+    async def add_things(
+        self, org_id: str, things: Sequence[dict[str, Any]], tags: dict[str, list[str]]
+    ) -> None:
+        """New things (their attributes, with ids) and their tags (by thing id), in a few
+        multi-row statements for all, without ORM objects."""
+        await self.session.execute(insert(Thing), things)
         rows = [
-            {"org_id": t.org_id, "tag": tag, "thing_id": t.id} for t in things for tag in tags[t.id]
+            {"org_id": org_id, "tag": tag, "thing_id": thing_id}
+            for thing_id, carried in tags.items()
+            for tag in carried
         ]
         if rows:
             await self.session.execute(insert(ThingTag), rows)

@@ -2,7 +2,7 @@
 command line share."""
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tagtrack.core.errors import BadRequest
@@ -60,10 +60,14 @@ def check_mapping(mapping: Sequence[HeaderAssetField], headers: Iterable[str] | 
         if names.count(header) > 1:
             raise BadRequest(f"The header '{header}' is mapped more than once")
     if headers is not None:
-        known = set(headers)
-        for header in names:
-            if header not in known:
-                raise BadRequest(f"The file has no header '{header}'")
+        check_headers(mapping, set(headers))
+
+
+def check_headers(mapping: Sequence[HeaderAssetField], headers: Container[str]) -> None:
+    """Every mapped header is one the file has."""
+    for entry in mapping:
+        if entry.header not in headers:
+            raise BadRequest(f"The file has no header '{entry.header}'")
 
 
 @dataclass

@@ -1,6 +1,7 @@
 """Import Assets: read a workbook, keep the header mapping, turn rows into items."""
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import anyio
 from pydantic import ValidationError
@@ -27,6 +28,7 @@ from tagtrack.imports.rules import (
     NO_NAME,
     ZONE_REQUIRED,
     RowFields,
+    check_headers,
     check_mapping,
     duplicate_candidates,
     fill_missing,
@@ -45,13 +47,14 @@ from tagtrack.imports.schemas import (
 from tagtrack.imports.workbook import WorkbookRefused, read_all
 from tagtrack.lookups.tracking import site_for_write
 from tagtrack.models import ImageCategory, Site, Thing, Zone
+from tagtrack.models.base import utcnow
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.settings.schemas import ImportMapping, SiteSettingsBody
 from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.service import SiteService
 from tagtrack.things.repository import ThingRepository
 from tagtrack.things.schemas import CommonCreate, CommonUpdate, ThingCreate, ThingRead, ThingUpdate
-from tagtrack.things.service import ThingService, copy_common, require_right
+from tagtrack.things.service import ThingService, require_right, stored_common
 from tagtrack.things.tags import normalize_tag, normalize_tags
 
 # Workbooks read at once: each may take a few hundred MB while it is read.
@@ -83,6 +86,16 @@ def _duplicate(tag: str, prefixed: bool) -> BadRequest:
 def _refusal(exc: AppError) -> BatchRowResult:
     status = "duplicate" if exc.reason == "duplicate" else "error"
     return BatchRowResult(status=status, reason=exc.message)
+
+
+def _unstorable(exc: DBAPIError) -> BatchRowResult:
+    """A row PostgreSQL refused, as the API answers such a request alone."""
+    sqlstate = str(getattr(exc.orig, "sqlstate", "") or "")
+    if sqlstate == "23505":  # a concurrent import took the same tag after the check
+        return BatchRowResult(status="duplicate", reason="That value is already in use (duplicate)")
+    if sqlstate.startswith("22"):
+        return BatchRowResult(status="error", reason="The row holds a value that cannot be stored")
+    raise exc
 
 
 @dataclass
@@ -188,7 +201,7 @@ class ImportService:
         planned: list[_Planned] = []
         for index, batch_row in enumerate(body.rows):
             try:
-                check_mapping(body.headerAssetFields, batch_row.cells.keys())
+                check_headers(body.headerAssetFields, batch_row.cells)
                 row = row_fields(body.headerAssetFields, batch_row.cells)
                 planned.append(_Planned(index, row, self._checked(row)))
             except AppError as exc:
@@ -286,17 +299,19 @@ class ImportService:
         return fast, slow
 
     async def _write(self, principal: Principal, site_id: str, fast: list[_Planned]) -> None:
-        things: list[Thing] = []
-        tags: dict[str, list[str]] = {}
+        now = utcnow()
+        things: list[dict[str, Any]] = []
         for plan in fast:
-            thing = Thing(id=new_id(), org_id=principal.org_id, site_id=site_id, data={})
-            thing.thing_class = "item"
-            copy_common(thing, plan.common, [])
-            things.append(thing)
-            tags[thing.id] = plan.tags
-        await self.repository.add_things(things, tags)
-        for plan, thing in zip(fast, things, strict=True):
-            plan.thing = thing.id
+            plan.thing = new_id()
+            things.append(
+                {
+                    "id": plan.thing, "org_id": principal.org_id, "site_id": site_id,
+                    "thing_class": "item", "data": {}, "time_created": now,
+                    "time_modified": now, **stored_common(plan.common, []),
+                }
+            )  # fmt: skip
+        tags = {plan.thing: plan.tags for plan in fast}
+        await self.repository.add_things(principal.org_id, things, tags)
 
     async def _one(
         self,
@@ -317,7 +332,7 @@ class ImportService:
         except AppError as exc:
             return _refusal(exc)
         except DBAPIError as exc:
-            return BatchRowResult(status="error", reason=str(exc.orig))
+            return _unstorable(exc)
         return BatchRowResult(
             status=done.status,
             thing=done.thing,

@@ -1,6 +1,7 @@
 """Things (items and workers): CRUD with per-class rights, unique tags, parents, export."""
 
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
@@ -77,20 +78,23 @@ def all_tags(common: CommonFields) -> list[str]:
     return normalize_tags([common.tag1, common.tag2, *common.tags, *common.tags1, *common.tags2])
 
 
-def copy_common(thing: Thing, common: CommonFields, parents: list[str]) -> None:
-    """The editable fields as stored: trimmed, tags normalised, lists without repeats."""
-    thing.name = common.name.strip()
-    thing.description = common.description
-    thing.serial = common.serial.strip()
-    thing.tag1 = normalize_tag(common.tag1)
-    thing.tag2 = normalize_tag(common.tag2)
-    thing.tags = normalize_tags(common.tags)
-    thing.tags1 = normalize_tags(common.tags1)
-    thing.tags2 = normalize_tags(common.tags2)
-    thing.categories = list(dict.fromkeys(common.categories))
-    thing.labels = list(dict.fromkeys(common.labels))
-    thing.parents = parents
-    thing.photo = list(dict.fromkeys(common.photo))
+def stored_common(common: CommonFields, parents: list[str]) -> dict[str, Any]:
+    """The editable fields as stored (by attribute): trimmed, tags normalised, lists without
+    repeats."""
+    return {
+        "name": common.name.strip(),
+        "description": common.description,
+        "serial": common.serial.strip(),
+        "tag1": normalize_tag(common.tag1),
+        "tag2": normalize_tag(common.tag2),
+        "tags": normalize_tags(common.tags),
+        "tags1": normalize_tags(common.tags1),
+        "tags2": normalize_tags(common.tags2),
+        "categories": list(dict.fromkeys(common.categories)),
+        "labels": list(dict.fromkeys(common.labels)),
+        "parents": parents,
+        "photo": list(dict.fromkeys(common.photo)),
+    }
 
 
 def require_right(principal: Principal, thing_class: str, operation: Operation) -> None:
@@ -165,7 +169,8 @@ class ThingService:
         found = await self.repository.existing_ids(principal.org_id, parents)
         if any(p not in found for p in parents):
             raise BadRequest(PARENT_MISSING, reason="parent missing")
-        copy_common(thing, common, parents)
+        for name, value in stored_common(common, parents).items():
+            setattr(thing, name, value)
         return tags
 
     async def create(self, principal: Principal, body: ThingCreate) -> ThingRead:
