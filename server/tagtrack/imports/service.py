@@ -197,6 +197,8 @@ class ImportService:
         if zone is None and options.requireZone:
             raise BadRequest(ZONE_REQUIRED, reason="zone required")
         require_right(principal, "item", "create")
+        # The tag lookup's generic plan slowed down as an organisation's tags grew.
+        await self.repository.plan_for_these_values()
         results: list[BatchRowResult | None] = [None] * len(body.rows)
         planned: list[_Planned] = []
         for index, batch_row in enumerate(body.rows):

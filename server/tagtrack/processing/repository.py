@@ -262,15 +262,6 @@ class ProcessingRepository(Repository[PendingRead]):
         """
         await self.session.execute(text("SET LOCAL synchronous_commit = off"))
 
-    async def plan_for_these_values(self) -> None:
-        """Plan this transaction's statements for the values they carry, every time.
-
-        A cached generic plan of the history updates cannot see the batch's time range: it
-        read every event of the organisation in that range and hash-joined them, about a
-        second a batch at 160,000 events, where the planned one probes the primary key.
-        """
-        await self.session.execute(text("SET LOCAL plan_cache_mode = force_custom_plan"))
-
     async def orgs_with_pending(self) -> list[str]:
         """Organisations with reads waiting: one step down ix_pending_reads_org_id per
         organisation (a skip scan), where DISTINCT read every pending read of a backlog."""
