@@ -101,10 +101,20 @@ def test_full_import_with_mapping_statuses_and_zone_rule(
 
     pick(page, "Zone", "Goods In")
     expect(page.get_by_text("Please select a zone.", exact=True)).to_have_count(0)
+    sent: list[tuple[str, Any]] = []
+    page.on(
+        "request",
+        lambda r: sent.append((r.url, r.post_data_json)) if "/api/import/row" in r.url else None,
+    )
     page.get_by_test_id("import-start").click()
     expect(page.get_by_test_id("import-count")).to_have_text(
         "29 of 30 items uploaded", timeout=60_000
     )
+    # One batch of every row, then the duplicate again to fill in its item.
+    assert [(url.rsplit("/", 1)[1], len(body["rows"]), body["updateDuplicate"])
+            for url, body in sent] == [("rows", 30, False), ("rows", 1, True)]  # fmt: skip
+    assert sent[1][1]["rows"][0]["cells"]["Asset Name"] == "Pallet wrapper (spreadsheet)"
+    expect(page.get_by_test_id("import-failed")).to_have_text("1 failed")
     expect(page.get_by_role("heading", name="Import Assets")).to_be_visible()
     assert statuses(page, "complete") == 23
     assert statuses(page, "complete duplicate") == 1

@@ -124,7 +124,10 @@ ROUTES: dict[str, Access] = {
     "DELETE /api/images": right("images", "delete"),
     "GET /api/images/uploaders": SIGNED_IN,
     "GET /api/images/tags": SIGNED_IN,
+<<<<<<< HEAD
     "GET /api/images/{image_id}/neighbours": SIGNED_IN,
+=======
+>>>>>>> imports
     "GET /api/images/uploaders/{user_id}": SIGNED_IN,
     "POST /api/images/edit": right("images", "modify"),
     "GET /api/images//csv": SIGNED_IN,
@@ -135,6 +138,7 @@ ROUTES: dict[str, Access] = {
     "GET /api/images/{image_id}/thumb": SIGNED_IN,
     "GET /api/images/{image_id}/mini": SIGNED_IN,
     "GET /api/images/{image_id}/meta": SIGNED_IN,
+    "GET /api/images/{image_id}/neighbours": SIGNED_IN,
     "PUT /api/images/{image_id}/meta": right("images", "modify"),
     "DELETE /api/images/{ids}": right("images", "delete"),
     "GET /api/image-categories": SIGNED_IN,
@@ -181,5 +185,6 @@ ROUTES: dict[str, Access] = {
     "DELETE /api/maps/{map_id}": right("maps", "delete"),
     "POST /api/import/parse": right("import", "modify"),
     "POST /api/import/row": right("import", "modify"),
+    "POST /api/import/rows": right("import", "modify"),
     "PUT /api/import/mapping": right("import", "modify"),
 }

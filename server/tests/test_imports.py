@@ -368,6 +368,158 @@ async def test_rights_and_other_organisations(org_factory) -> None:
     assert_error(response, 404)
 
 
+def batch_body(site: str, rows: list[dict[str, str]], **extra: Any) -> dict[str, Any]:
+    return {
+        "site": site,
+        "headerAssetFields": MAPPING,
+        "rows": [{"cells": c} for c in rows],
+        **extra,
+    }
+
+
+async def post_batch(
+    client: httpx.AsyncClient, site: str, rows: list[dict[str, str]], **extra: Any
+) -> list[dict[str, Any]]:
+    response = await client.post("/api/import/rows", json=batch_body(site, rows, **extra))
+    assert response.status_code == 200, response.text
+    results: list[dict[str, Any]] = response.json()["results"]
+    assert len(results) == len(rows)
+    return results
+
+
+async def thing_count(client: httpx.AsyncClient, site: str) -> int:
+    listed = await client.get("/api/things", params={"site": site})
+    return int(listed.headers["x-total-count"])
+
+
+async def test_a_batch_answers_each_row_in_order(org_factory) -> None:
+    org: Org = await org_factory()
+    client = org.client("Manager")
+    admin = org.client("Administrator")
+    site = org.site_ids[0]
+    zone = await make_zone(admin, site, "Dock")
+    first = row_body(site, cells("Pump", "B100", Labels="red"))
+    assert (await client.post("/api/import/row", json=first)).status_code == 201
+    rows = [
+        cells("Crate 1", "B1", Category="Boxes"),
+        cells("Someone else's pump", "b100", **{"Serial No": "S-9", "Alt EPC": "B101"}),
+        cells("", "B2"),
+        cells("Crate 3", "B3", Category="boxes; Lids"),
+        cells("Crate 1 again", "B1"),
+        cells("Far too long " * 30, "B4"),
+        cells("Crate 5", "B5 ;b6"),
+    ]
+    results = await post_batch(client, site, rows, zone=zone["_id"])
+    assert [r["status"] for r in results] == [
+        "complete", "duplicate", "error", "complete", "duplicate", "error", "complete",
+    ]  # fmt: skip
+    assert results[1]["reason"] == "Tag B100 is a duplicate of another thing's tag"
+    assert results[2]["reason"] == "The row has no name: every item needs one"
+    assert results[4]["reason"] == "Tag B1 is a duplicate of another thing's tag"
+    assert results[5]["reason"] == "name: String should have at most 300 characters"
+    # Each new category is told once, on the first row that has it.
+    assert [r["createdCategories"] for r in results if r["status"] == "complete"] == [
+        ["Boxes"], ["Lids"], [],
+    ]  # fmt: skip
+    assert results[6]["tags"] == ["B5", "B6"]
+    crate = (await client.get(f"/api/things/{results[3]['thing']}")).json()
+    assert crate["common"]["categories"] == ["Boxes", "Lids"]
+    assert crate["state"]["zone"] == zone["_id"] and crate["site"] == site
+    assert (await client.get("/api/things/tag/B6")).json()["_id"] == results[6]["thing"]
+    assert await thing_count(client, site) == 4
+
+    # The duplicates sent again to fill in their items.
+    again = await post_batch(client, site, [rows[1], rows[4]], updateDuplicate=True)
+    assert [r["status"] for r in again] == ["complete duplicate", "complete duplicate"]
+    pump = (await client.get("/api/things/tag/B100")).json()
+    assert pump["common"]["name"] == "Pump" and pump["common"]["serial"] == "S-9"
+    assert pump["common"]["tags1"] == ["B101"] and pump["common"]["labels"] == ["red"]
+    assert again[1]["thing"] == results[0]["thing"]
+    assert await thing_count(client, site) == 4
+
+
+async def test_a_row_the_database_refuses_fails_alone(org_factory) -> None:
+    org: Org = await org_factory()
+    client = org.client("Manager")
+    site = org.site_ids[0]
+    rows = [cells("Valve 1", "N1"), cells("Valve\x002", "N2"), cells("Valve 3", "N3")]
+    results = await post_batch(client, site, rows)
+    assert [r["status"] for r in results] == ["complete", "error", "complete"]
+    assert results[1]["reason"] == "The row holds a value that cannot be stored"
+    assert (await client.get("/api/things/tag/N3")).json()["common"]["name"] == "Valve 3"
+    assert await thing_count(client, site) == 2
+
+
+async def test_a_batch_generates_prefix_tags_and_checks_prefixed_duplicates(
+    org_factory,
+) -> None:
+    org: Org = await org_factory()
+    admin = org.client("Administrator")
+    site = org.site_ids[0]
+    await save_settings(
+        admin,
+        site,
+        orgTagPrefix="acme",
+        importSettings={"generatePrefixTag": True, "prefixedTagDupCheck": True},
+    )
+    made = await admin.post("/api/import/row", json=row_body(site, cells("Box 0")))
+    assert made.json()["tags"] == ["ACME00000001"]
+    rows = [cells("Box 1"), cells("Box again", "00000001"), cells("Box 2")]
+    results = await post_batch(admin, site, rows)
+    assert [r["tags"] for r in results] == [["ACME00000002"], [], ["ACME00000003"]]
+    assert results[1] == {
+        "status": "duplicate",
+        "reason": "Tag ACME00000001 (with the tag prefix) is a duplicate of another thing's tag",
+        "thing": "",
+        "tags": [],
+        "createdCategories": [],
+    }
+
+
+async def test_a_refused_batch_writes_nothing(org_factory) -> None:
+    org: Org = await org_factory()
+    other: Org = await org_factory()
+    manager = org.client("Manager")
+    site = org.site_ids[0]
+    rows = [cells(f"Item {i}", f"R{i}", Category="New category") for i in range(3)]
+    too_many = batch_body(site, [cells(f"Item {i}", f"L{i}") for i in range(501)])
+    assert_error(
+        await manager.post("/api/import/rows", json=too_many),
+        422,
+        "validation",
+        "rows: List should have at most 500 items",
+    )
+    malformed = {"site": site, "headerAssetFields": MAPPING, "rows": [{"cells": ["a"]}]}
+    assert_error(await manager.post("/api/import/rows", json=malformed), 422, "validation")
+    empty = batch_body(site, [])
+    assert_error(await manager.post("/api/import/rows", json=empty), 422, "validation")
+    twice = batch_body(
+        site, rows, headerAssetFields=[MAPPING[0], {**MAPPING[0], "assetField": "serial"}]
+    )
+    assert_error(await manager.post("/api/import/rows", json=twice), 400, message="more than once")
+
+    body = batch_body(site, rows)
+    assert_error(await org.client("Viewer").post("/api/import/rows", json=body), 403)
+    assert_error(await org.client("Operator").post("/api/import/rows", json=body), 403)
+    foreign_site = batch_body(other.site_ids[0], rows)
+    assert_error(await manager.post("/api/import/rows", json=foreign_site), 404)
+    foreign_zone = await make_zone(other.client("Administrator"), other.site_ids[0], "Theirs")
+    assert_error(
+        await manager.post("/api/import/rows", json={**body, "zone": foreign_zone["_id"]}), 404
+    )
+    await save_settings(org.client("Administrator"), site, importSettings={"requireZone": True})
+    assert_error(
+        await manager.post("/api/import/rows", json=body),
+        400,
+        "zone required",
+        "Please select a zone to import assets to.",
+    )
+    assert await thing_count(manager, site) == 0
+    categories = (await manager.get("/api/categories")).json()
+    assert "New category" not in [c["name"] for c in categories]
+    assert await thing_count(other.client("Administrator"), other.site_ids[0]) == 0
+
+
 def _run(url: str, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "TAGTRACK_DATABASE_URL": url, "TAGTRACK_LOG_JSON": "false"}
     return subprocess.run(

@@ -1,9 +1,11 @@
 from collections.abc import Sequence
+from typing import Any
 
-from sqlalchemy import BigInteger, cast, func, or_, select
+from sqlalchemy import BigInteger, cast, func, insert, or_, select
 
 from tagtrack.kit.repository import Repository
-from tagtrack.models import ImageCategory, Site, ThingTag, Zone
+from tagtrack.models import ImageCategory, Site, Thing, ThingTag, Zone
+from tagtrack.processing.repository import any_of
 
 
 def _like_prefix(prefix: str) -> str:
@@ -37,6 +39,37 @@ class ImportRepository(Repository[ImageCategory]):
             ImageCategory.org_id == org_id, func.lower(ImageCategory.name).in_(lowered)
         )
         return {name.lower(): name for name in (await self.session.execute(stmt)).scalars()}
+
+    async def add_categories(self, org_id: str, names: Sequence[str]) -> None:
+        """New categories of the organisation, in one statement."""
+        if names:
+            await self.session.execute(
+                insert(ImageCategory),
+                [{"org_id": org_id, "name": n, "description": ""} for n in names],
+            )
+
+    async def tag_owners(self, org_id: str, tags: Sequence[str]) -> dict[str, str]:
+        """The things carrying any of these (normalised) tags: thing id by tag."""
+        if not tags:
+            return {}
+        stmt = select(ThingTag.tag, ThingTag.thing_id).where(
+            ThingTag.org_id == org_id, ThingTag.tag == any_of(tags)
+        )
+        return {tag: thing_id for tag, thing_id in (await self.session.execute(stmt)).all()}
+
+    async def add_things(
+        self, org_id: str, things: Sequence[dict[str, Any]], tags: dict[str, list[str]]
+    ) -> None:
+        """New things (their attributes, with ids) and their tags (by thing id), in a few
+        multi-row statements for all, without ORM objects."""
+        await self.session.execute(insert(Thing), things)
+        rows = [
+            {"org_id": org_id, "tag": tag, "thing_id": thing_id}
+            for thing_id, carried in tags.items()
+            for tag in carried
+        ]
+        if rows:
+            await self.session.execute(insert(ThingTag), rows)
 
     async def sites_named(self, text: str) -> Sequence[Site]:
         """Sites whose id is this text or whose name is it (any case), in any organisation."""

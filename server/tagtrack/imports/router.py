@@ -6,8 +6,14 @@ from tagtrack.auth.dependencies import allowed
 from tagtrack.auth.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES, ErrorBody
-from tagtrack.imports.rules import RULES_TEXT
-from tagtrack.imports.schemas import ImportRow, ImportRowResult, ParsedSheet
+from tagtrack.imports.rules import BATCH_TEXT, RULES_TEXT
+from tagtrack.imports.schemas import (
+    ImportRow,
+    ImportRowResult,
+    ImportRows,
+    ImportRowsResult,
+    ParsedSheet,
+)
 from tagtrack.imports.service import ImportService
 from tagtrack.imports.workbook import LIMITS_TEXT, MAX_FILE_BYTES
 from tagtrack.kit.schemas import Id
@@ -55,6 +61,12 @@ async def parse_workbook(
 async def import_row(body: ImportRow, principal: Importer, service: Service) -> ImportRowResult:
     """Create one row of the sheet as an item of the site (or fill in its duplicate)."""
     return await service.import_row(principal, body)
+
+
+@router.post("/rows", response_model=ImportRowsResult, description=f"{BATCH_TEXT} {RULES_TEXT}")
+async def import_rows(body: ImportRows, principal: Importer, service: Service) -> ImportRowsResult:
+    """Import a batch of rows of the sheet, each on its own, with one result per row."""
+    return await service.import_rows(principal, body)
 
 
 @router.put("/mapping", response_model=ImportMapping)

@@ -2,7 +2,7 @@
 command line share."""
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from tagtrack.core.errors import BadRequest
@@ -30,6 +30,16 @@ RULES_TEXT = (
     "duplicate of a thing carrying orgTagPrefix + that tag."
 )
 
+BATCH_TEXT = (
+    "Up to 500 rows with the same site, zone, mapping and updateDuplicate as the single-row "
+    "call, in one transaction; each row answers on its own, in order: 'complete' or "
+    "'complete duplicate', 'duplicate' (a tag is already another item's; the reason is the "
+    "single-row call's 400 message) or 'error' with its reason, and a refused row does not "
+    "stop the others. What refuses the whole batch (nothing is written): more than 500 rows "
+    "or a malformed body (422), a site or zone not found (404), no right (403), a mapping "
+    "that maps a field or header twice, or no zone when the site requires one (400)."
+)
+
 _SEPARATORS = re.compile(r"[,;\r\n]+")
 
 
@@ -50,10 +60,14 @@ def check_mapping(mapping: Sequence[HeaderAssetField], headers: Iterable[str] | 
         if names.count(header) > 1:
             raise BadRequest(f"The header '{header}' is mapped more than once")
     if headers is not None:
-        known = set(headers)
-        for header in names:
-            if header not in known:
-                raise BadRequest(f"The file has no header '{header}'")
+        check_headers(mapping, set(headers))
+
+
+def check_headers(mapping: Sequence[HeaderAssetField], headers: Container[str]) -> None:
+    """Every mapped header is one the file has."""
+    for entry in mapping:
+        if entry.header not in headers:
+            raise BadRequest(f"The file has no header '{entry.header}'")
 
 
 @dataclass

@@ -27,7 +27,9 @@ class ParsedSheet(ApiModel):
     )
 
 
-class ImportRow(ApiModel):
+class ImportTarget(ApiModel):
+    """Where rows go and how they are read: the same for one row or a batch."""
+
     site: Id
     zone: Id | Literal[""] = Field(
         default="",
@@ -36,13 +38,35 @@ class ImportRow(ApiModel):
         "importSettings.requireZone is on (400 'Please select a zone to import assets to.')",
     )
     headerAssetFields: list[HeaderAssetField] = Field(max_length=8)
-    cells: dict[Annotated[str, Field(max_length=200)], CellText] = Field(
-        max_length=200, description="The row's cells by header"
-    )
     updateDuplicate: bool = Field(
         default=False,
         description="When a tag of the row is already another item's: false answers 400 with "
         "'duplicate' in the message; true fills what that item lacks from the row",
+    )
+
+
+Cells = Annotated[
+    dict[Annotated[str, Field(max_length=200)], CellText],
+    Field(max_length=200, description="The row's cells by header"),
+]
+
+
+class ImportRow(ImportTarget):
+    cells: Cells
+
+
+class BatchRow(ApiModel):
+    cells: Cells
+
+
+MAX_BATCH_ROWS = 500
+
+
+class ImportRows(ImportTarget):
+    rows: list[BatchRow] = Field(
+        min_length=1,
+        max_length=MAX_BATCH_ROWS,
+        description=f"At most {MAX_BATCH_ROWS} rows, each imported on its own",
     )
 
 
@@ -51,3 +75,19 @@ class ImportRowResult(ApiModel):
     thing: str = Field(description="The id of the created or updated item")
     tags: list[str]
     createdCategories: list[str] = Field(description="Categories this row created, by name")
+
+
+class BatchRowResult(ApiModel):
+    """One row of a batch: imported ('complete', or 'complete duplicate' when an existing
+    item was filled in), refused because a tag is already another item's ('duplicate', with
+    the single-row call's 400 message as reason), or refused for another reason ('error')."""
+
+    status: Literal["complete", "complete duplicate", "duplicate", "error"]
+    reason: str = Field(default="", description="Why the row was refused")
+    thing: str = Field(default="", description="The id of the created or updated item")
+    tags: list[str] = Field(default_factory=list)
+    createdCategories: list[str] = Field(default_factory=list)
+
+
+class ImportRowsResult(ApiModel):
+    results: list[BatchRowResult] = Field(description="One result per row, in the rows' order")

@@ -1,7 +1,11 @@
 """Import Assets: read a workbook, keep the header mapping, turn rows into items."""
 
+from dataclasses import dataclass, field
+from typing import Any
+
 import anyio
 from pydantic import ValidationError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.audit.service import record
@@ -15,30 +19,42 @@ from tagtrack.core.errors import (
     PayloadTooLarge,
     UnsupportedMediaType,
 )
+from tagtrack.core.ids import new_id
 from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import ManualEvent
 from tagtrack.events.service import EventService
 from tagtrack.imports.repository import ImportRepository
 from tagtrack.imports.rules import (
     NO_NAME,
+    ZONE_REQUIRED,
     RowFields,
+    check_headers,
     check_mapping,
     duplicate_candidates,
     fill_missing,
     generated_tag,
     row_fields,
 )
-from tagtrack.imports.schemas import ImportRow, ImportRowResult, ParsedSheet, SheetRow
+from tagtrack.imports.schemas import (
+    BatchRowResult,
+    ImportRow,
+    ImportRowResult,
+    ImportRows,
+    ImportRowsResult,
+    ParsedSheet,
+    SheetRow,
+)
 from tagtrack.imports.workbook import WorkbookRefused, read_all
 from tagtrack.lookups.tracking import site_for_write
 from tagtrack.models import ImageCategory, Site, Thing, Zone
+from tagtrack.models.base import utcnow
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.settings.schemas import ImportMapping, SiteSettingsBody
 from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.service import SiteService
 from tagtrack.things.repository import ThingRepository
 from tagtrack.things.schemas import CommonCreate, CommonUpdate, ThingCreate, ThingRead, ThingUpdate
-from tagtrack.things.service import ThingService
+from tagtrack.things.service import ThingService, require_right, stored_common
 from tagtrack.things.tags import normalize_tag, normalize_tags
 
 # Workbooks read at once: each may take a few hundred MB while it is read.
@@ -59,6 +75,39 @@ def _invalid(exc: ValidationError) -> BadRequest:
         for err in exc.errors()
     ]
     return BadRequest("; ".join(parts), reason="validation")
+
+
+def _duplicate(tag: str, prefixed: bool) -> BadRequest:
+    """The single-row call's refusal of a row whose tag another thing carries."""
+    how = " (with the tag prefix)" if prefixed else ""
+    return BadRequest(f"Tag {tag}{how} is a duplicate of another thing's tag", reason="duplicate")
+
+
+def _refusal(exc: AppError) -> BatchRowResult:
+    status = "duplicate" if exc.reason == "duplicate" else "error"
+    return BatchRowResult(status=status, reason=exc.message)
+
+
+def _unstorable(exc: DBAPIError) -> BatchRowResult:
+    """A row PostgreSQL refused, as the API answers such a request alone."""
+    sqlstate = str(getattr(exc.orig, "sqlstate", "") or "")
+    if sqlstate == "23505":  # a concurrent import took the same tag after the check
+        return BatchRowResult(status="duplicate", reason="That value is already in use (duplicate)")
+    if sqlstate.startswith("22"):
+        return BatchRowResult(status="error", reason="The row holds a value that cannot be stored")
+    raise exc
+
+
+@dataclass
+class _Planned:
+    """A row of a batch that passed the checks: its place, fields and normalised tags."""
+
+    index: int
+    row: RowFields
+    common: CommonCreate
+    tags: list[str] = field(default_factory=list)
+    created: list[str] = field(default_factory=list)
+    thing: str = ""
 
 
 class ImportService:
@@ -136,6 +185,163 @@ class ImportService:
             principal, site.id, zone, settings, row, update_duplicate=body.updateDuplicate
         )
 
+    async def import_rows(self, principal: Principal, body: ImportRows) -> ImportRowsResult:
+        """A batch of rows, each on its own: rows that pass the checks and whose tags nobody
+        carries are written together; the others answer their refusal, or (filling in a
+        duplicate, or when a bulk write fails) go through the single-row path one by one."""
+        site = await site_for_write(self.sites, principal, body.site)
+        settings = await self.site_settings(site)
+        zone = await self.zone_of_site(principal, site.id, body.zone) if body.zone else None
+        check_mapping(body.headerAssetFields, None)
+        options = settings.importSettings
+        if zone is None and options.requireZone:
+            raise BadRequest(ZONE_REQUIRED, reason="zone required")
+        require_right(principal, "item", "create")
+        # The tag lookup's generic plan slowed down as an organisation's tags grew.
+        await self.repository.plan_for_these_values()
+        results: list[BatchRowResult | None] = [None] * len(body.rows)
+        planned: list[_Planned] = []
+        for index, batch_row in enumerate(body.rows):
+            try:
+                check_headers(body.headerAssetFields, batch_row.cells)
+                row = row_fields(body.headerAssetFields, batch_row.cells)
+                planned.append(_Planned(index, row, self._checked(row)))
+            except AppError as exc:
+                results[index] = _refusal(exc)
+        await self._batch_categories(principal, planned)
+        prefix = settings.orgTagPrefix
+        for plan in planned:
+            if not plan.row.all_tags() and options.generatePrefixTag:
+                plan.row.tags = [await self._generated_tag(principal.org_id, prefix)]
+                plan.common.tags = plan.row.tags
+            plan.tags = normalize_tags(plan.row.all_tags())
+        fast, slow = await self._sort_out(principal, planned, settings, body, results)
+        if fast:
+            try:
+                async with self.session.begin_nested():
+                    await self._write(principal, site.id, fast)
+            except DBAPIError:
+                # A value PostgreSQL refuses: find its row through the single-row path.
+                fast, slow = [], sorted([*fast, *slow], key=lambda p: p.index)
+        if zone is not None:
+            await self.events.put_in_zone(
+                principal.org_id, zone, [p.tags[0] for p in fast if p.tags]
+            )
+        for plan in fast:
+            results[plan.index] = BatchRowResult(
+                status="complete", thing=plan.thing, tags=plan.tags, createdCategories=plan.created
+            )
+        for plan in slow:
+            results[plan.index] = await self._one(principal, site.id, zone, settings, plan, body)
+        return ImportRowsResult(results=[r for r in results if r is not None])
+
+    def _checked(self, row: RowFields) -> CommonCreate:
+        """What the single-row path refuses before writing anything."""
+        if not row.name:
+            raise BadRequest(NO_NAME, reason="no name")
+        for name in row.categories:
+            if len(name) > 200:
+                raise BadRequest(f"The category name '{name[:40]}...' is over 200 characters")
+        return self._common(row)
+
+    async def _batch_categories(self, principal: Principal, planned: list[_Planned]) -> None:
+        """Name every row's categories as the organisation spells them, creating the missing
+        ones at once; each created name is told on the first row that has it."""
+        names = list(dict.fromkeys(n for p in planned for n in p.row.categories))
+        if not names:
+            return
+        known = await self.repository.categories_named(principal.org_id, names)
+        if any(n.lower() not in known for n in names):
+            await self.repository.lock(principal.org_id, "categories")
+            known = await self.repository.categories_named(principal.org_id, names)
+        missing: dict[str, str] = {}
+        for name in names:
+            if name.lower() not in known:
+                missing.setdefault(name.lower(), name)
+        await self.repository.add_categories(principal.org_id, list(missing.values()))
+        known.update(missing)
+        new = set(missing)
+        for plan in planned:
+            spelled = list(dict.fromkeys(known[n.lower()] for n in plan.row.categories))
+            plan.created = [n for n in spelled if n.lower() in new]
+            new -= {n.lower() for n in plan.created}
+            plan.row.categories = plan.common.categories = spelled
+
+    async def _sort_out(
+        self,
+        principal: Principal,
+        planned: list[_Planned],
+        settings: SiteSettingsBody,
+        body: ImportRows,
+        results: list[BatchRowResult | None],
+    ) -> tuple[list[_Planned], list[_Planned]]:
+        """Rows whose tags no thing and no earlier row carries (written in bulk), and the
+        others: refused as duplicates here, or, to fill in, left to the single-row path."""
+        check = settings.importSettings.prefixedTagDupCheck
+        prefix = settings.orgTagPrefix
+        candidates = {p.index: duplicate_candidates(p.tags, prefix, check) for p in planned}
+        owners = await self.repository.tag_owners(
+            principal.org_id, list({t for c in candidates.values() for t in c})
+        )
+        taken = set(owners)
+        fast: list[_Planned] = []
+        slow: list[_Planned] = []
+        for plan in planned:
+            found = [t for t in candidates[plan.index] if t in taken]
+            if not found:
+                fast.append(plan)
+            elif body.updateDuplicate:
+                slow.append(plan)
+            else:
+                prefixed = [t for t in found if t not in plan.tags]
+                refused = _duplicate(prefixed[0], True) if check and prefixed else None
+                results[plan.index] = _refusal(refused or _duplicate(min(found), False))
+                continue
+            taken.update(plan.tags)
+        return fast, slow
+
+    async def _write(self, principal: Principal, site_id: str, fast: list[_Planned]) -> None:
+        now = utcnow()
+        things: list[dict[str, Any]] = []
+        for plan in fast:
+            plan.thing = new_id()
+            things.append(
+                {
+                    "id": plan.thing, "org_id": principal.org_id, "site_id": site_id,
+                    "thing_class": "item", "data": {}, "time_created": now,
+                    "time_modified": now, **stored_common(plan.common, []),
+                }
+            )  # fmt: skip
+        tags = {plan.thing: plan.tags for plan in fast}
+        await self.repository.add_things(principal.org_id, things, tags)
+
+    async def _one(
+        self,
+        principal: Principal,
+        site_id: str,
+        zone: Zone | None,
+        settings: SiteSettingsBody,
+        plan: _Planned,
+        body: ImportRows,
+    ) -> BatchRowResult:
+        """A row through the single-row path, undone alone when it fails."""
+        try:
+            async with self.session.begin_nested():
+                done = await self.import_fields(
+                    principal, site_id, zone, settings, plan.row,
+                    update_duplicate=body.updateDuplicate,
+                )  # fmt: skip
+        except AppError as exc:
+            return _refusal(exc)
+        except DBAPIError as exc:
+            return _unstorable(exc)
+        return BatchRowResult(
+            status=done.status,
+            thing=done.thing,
+            tags=done.tags,
+            createdCategories=[*plan.created, *done.createdCategories],
+        )
+
     async def import_fields(
         self,
         principal: Principal,
@@ -150,7 +356,7 @@ class ImportService:
         item's, that item filled in (update_duplicate) or a 400 'duplicate'."""
         options = settings.importSettings
         if zone is None and options.requireZone:
-            raise BadRequest("Please select a zone to import assets to.", reason="zone required")
+            raise BadRequest(ZONE_REQUIRED, reason="zone required")
         if not row.name:
             raise BadRequest(NO_NAME, reason="no name")
         created = await self._categories(principal, row)

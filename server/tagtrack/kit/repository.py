@@ -3,7 +3,7 @@
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.models.base import Base
@@ -26,6 +26,12 @@ class Repository(Generic[M]):
     async def delete(self, row: M) -> None:
         await self.session.delete(row)
         await self.session.flush()
+
+    async def plan_for_these_values(self) -> None:
+        """Plan this transaction's statements for the values they carry, every time: a
+        cached generic plan is chosen without them (a batch's time range or tags) and may
+        read far more than the values need."""
+        await self.session.execute(text("SET LOCAL plan_cache_mode = force_custom_plan"))
 
     async def exists(self, stmt: Select[Any]) -> bool:
         return (await self.session.execute(stmt.limit(1))).first() is not None

@@ -194,7 +194,7 @@ class VisitRow:
     dirty: bool = False
 
 
-def _any(values: Iterable[str]) -> Any:
+def any_of(values: Iterable[str]) -> Any:
     """`= ANY(array)`: one parameter, one cached statement, however many values a batch has."""
     return func.any(sa_cast(list(values), ARRAY(String)))
 
@@ -262,15 +262,6 @@ class ProcessingRepository(Repository[PendingRead]):
         """
         await self.session.execute(text("SET LOCAL synchronous_commit = off"))
 
-    async def plan_for_these_values(self) -> None:
-        """Plan this transaction's statements for the values they carry, every time.
-
-        A cached generic plan of the history updates cannot see the batch's time range: it
-        read every event of the organisation in that range and hash-joined them, about a
-        second a batch at 160,000 events, where the planned one probes the primary key.
-        """
-        await self.session.execute(text("SET LOCAL plan_cache_mode = force_custom_plan"))
-
     async def orgs_with_pending(self) -> list[str]:
         """Organisations with reads waiting: one step down ix_pending_reads_org_id per
         organisation (a skip scan), where DISTINCT read every pending read of a backlog."""
@@ -324,7 +315,7 @@ class ProcessingRepository(Repository[PendingRead]):
 
     async def location_tags(self, org_id: str, tags: Iterable[str]) -> dict[str, LocationTag]:
         stmt = select(LocationTag).where(
-            LocationTag.org_id == org_id, LocationTag.tag == _any(tags)
+            LocationTag.org_id == org_id, LocationTag.tag == any_of(tags)
         )
         return {row.tag: row for row in await self.session.scalars(stmt)}
 
@@ -336,7 +327,7 @@ class ProcessingRepository(Repository[PendingRead]):
 
     async def thing_ids_by_tag(self, org_id: str, tags: Iterable[str]) -> dict[str, str]:
         stmt = select(ThingTag.tag, ThingTag.thing_id).where(
-            ThingTag.org_id == org_id, ThingTag.tag == _any(tags)
+            ThingTag.org_id == org_id, ThingTag.tag == any_of(tags)
         )
         return {tag: thing_id for tag, thing_id in (await self.session.execute(stmt)).all()}
 
@@ -356,7 +347,7 @@ class ProcessingRepository(Repository[PendingRead]):
         columns = [getattr(Thing, name) for name in THING_STATE_COLUMNS]
         stmt = (
             select(*columns)
-            .where(Thing.org_id == org_id, Thing.id == _any(sorted(set(ids))))
+            .where(Thing.org_id == org_id, Thing.id == any_of(sorted(set(ids))))
             .order_by(Thing.id)
         )
         rows = await self.session.execute(stmt.with_for_update(of=Thing, key_share=True))
@@ -412,7 +403,7 @@ class ProcessingRepository(Repository[PendingRead]):
         columns = [getattr(ZoneDuration, name) for name in VISIT_COLUMNS]
         stmt = select(*columns).where(
             ZoneDuration.org_id == org_id,
-            ZoneDuration.thing_id == _any(thing_ids),
+            ZoneDuration.thing_id == any_of(thing_ids),
             ZoneDuration.time_end.is_(None),
         )
         rows = (await self.session.execute(stmt)).mappings()

@@ -1,6 +1,7 @@
 """Things (items and workers): CRUD with per-class rights, unique tags, parents, export."""
 
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
@@ -77,6 +78,25 @@ def all_tags(common: CommonFields) -> list[str]:
     return normalize_tags([common.tag1, common.tag2, *common.tags, *common.tags1, *common.tags2])
 
 
+def stored_common(common: CommonFields, parents: list[str]) -> dict[str, Any]:
+    """The editable fields as stored (by attribute): trimmed, tags normalised, lists without
+    repeats."""
+    return {
+        "name": common.name.strip(),
+        "description": common.description,
+        "serial": common.serial.strip(),
+        "tag1": normalize_tag(common.tag1),
+        "tag2": normalize_tag(common.tag2),
+        "tags": normalize_tags(common.tags),
+        "tags1": normalize_tags(common.tags1),
+        "tags2": normalize_tags(common.tags2),
+        "categories": list(dict.fromkeys(common.categories)),
+        "labels": list(dict.fromkeys(common.labels)),
+        "parents": parents,
+        "photo": list(dict.fromkeys(common.photo)),
+    }
+
+
 def require_right(principal: Principal, thing_class: str, operation: Operation) -> None:
     resource = "workers" if thing_class == "worker" else "items"
     if not principal.can(resource, operation):
@@ -149,18 +169,8 @@ class ThingService:
         found = await self.repository.existing_ids(principal.org_id, parents)
         if any(p not in found for p in parents):
             raise BadRequest(PARENT_MISSING, reason="parent missing")
-        thing.name = common.name.strip()
-        thing.description = common.description
-        thing.serial = common.serial.strip()
-        thing.tag1 = normalize_tag(common.tag1)
-        thing.tag2 = normalize_tag(common.tag2)
-        thing.tags = normalize_tags(common.tags)
-        thing.tags1 = normalize_tags(common.tags1)
-        thing.tags2 = normalize_tags(common.tags2)
-        thing.categories = list(dict.fromkeys(common.categories))
-        thing.labels = list(dict.fromkeys(common.labels))
-        thing.parents = parents
-        thing.photo = list(dict.fromkeys(common.photo))
+        for name, value in stored_common(common, parents).items():
+            setattr(thing, name, value)
         return tags
 
     async def create(self, principal: Principal, body: ThingCreate) -> ThingRead:

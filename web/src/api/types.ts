@@ -79,8 +79,8 @@ export type ImportMapping = Body<paths['/api/import/mapping']['put']>;
 export type HeaderAssetField = NonNullable<ImportMapping['headerAssetFields']>[number];
 export type AssetField = HeaderAssetField['assetField'];
 export type ParsedSheet = Ok<paths['/api/import/parse']['post']>;
-export type ImportRow = Body<paths['/api/import/row']['post']>;
-export type ImportRowResult = Ok<paths['/api/import/row']['post']>;
+export type ImportRows = Body<paths['/api/import/rows']['post']>;
+export type BatchRowResult = Ok<paths['/api/import/rows']['post']>['results'][number];
 // Reports and exceptions.
 export type TrackException = Ok<paths['/api/exceptions']['get']>[number];
 export type TrackExceptionDetail = Ok<paths['/api/exceptions/{exception_id}']['get']>;

@@ -2024,6 +2024,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/import/rows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Rows
+         * @description Up to 500 rows with the same site, zone, mapping and updateDuplicate as the single-row call, in one transaction; each row answers on its own, in order: 'complete' or 'complete duplicate', 'duplicate' (a tag is already another item's; the reason is the single-row call's 400 message) or 'error' with its reason, and a refused row does not stop the others. What refuses the whole batch (nothing is written): more than 500 rows or a malformed body (422), a site or zone not found (404), no right (403), a mapping that maps a field or header twice, or no zone when the site requires one (400). A row without a name is refused (400 'The row has no name: every item needs one'). A cell of a list field (tags, tags1, tags2, categories, labels) holds several values separated by commas, semicolons or line breaks. Categories are named: a name that is no image category of the organisation yet creates one (matched case-insensitively). With importSettings.generatePrefixTag a row without any tag gets the tag orgTagPrefix + an 8-digit sequence number, one more than the highest such tag in the organisation. With importSettings.prefixedTagDupCheck a row's tag also counts as a duplicate of a thing carrying orgTagPrefix + that tag.
+         */
+        post: operations["import_rows_api_import_rows_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/import/mapping": {
         parameters: {
             query?: never;
@@ -2249,6 +2269,45 @@ export interface components {
              * @default false
              */
             locationEnabled: boolean;
+        };
+        /** BatchRow */
+        BatchRow: {
+            /**
+             * Cells
+             * @description The row's cells by header
+             */
+            cells: {
+                [key: string]: string;
+            };
+        };
+        /**
+         * BatchRowResult
+         * @description One row of a batch: imported ('complete', or 'complete duplicate' when an existing
+         *     item was filled in), refused because a tag is already another item's ('duplicate', with
+         *     the single-row call's 400 message as reason), or refused for another reason ('error').
+         */
+        BatchRowResult: {
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "complete" | "complete duplicate" | "duplicate" | "error";
+            /**
+             * Reason
+             * @description Why the row was refused
+             * @default
+             */
+            reason: string;
+            /**
+             * Thing
+             * @description The id of the created or updated item
+             * @default
+             */
+            thing: string;
+            /** Tags */
+            tags?: string[];
+            /** Createdcategories */
+            createdCategories?: string[];
         };
         /** Body_create_map_with_plan_api_maps_withplan_post */
         Body_create_map_with_plan_api_maps_withplan_post: {
@@ -3090,18 +3149,18 @@ export interface components {
             /** Headerassetfields */
             headerAssetFields: components["schemas"]["HeaderAssetField"][];
             /**
+             * Updateduplicate
+             * @description When a tag of the row is already another item's: false answers 400 with 'duplicate' in the message; true fills what that item lacks from the row
+             * @default false
+             */
+            updateDuplicate: boolean;
+            /**
              * Cells
              * @description The row's cells by header
              */
             cells: {
                 [key: string]: string;
             };
-            /**
-             * Updateduplicate
-             * @description When a tag of the row is already another item's: false answers 400 with 'duplicate' in the message; true fills what that item lacks from the row
-             * @default false
-             */
-            updateDuplicate: boolean;
         };
         /** ImportRowResult */
         ImportRowResult: {
@@ -3122,6 +3181,38 @@ export interface components {
              * @description Categories this row created, by name
              */
             createdCategories: string[];
+        };
+        /** ImportRows */
+        ImportRows: {
+            /** Site */
+            site: string;
+            /**
+             * Zone
+             * @description Put the item in this zone of the site (by a manual event on its first tag; an item without any tag is created without a zone). Required when the site's importSettings.requireZone is on (400 'Please select a zone to import assets to.')
+             * @default
+             */
+            zone: string | "";
+            /** Headerassetfields */
+            headerAssetFields: components["schemas"]["HeaderAssetField"][];
+            /**
+             * Updateduplicate
+             * @description When a tag of the row is already another item's: false answers 400 with 'duplicate' in the message; true fills what that item lacks from the row
+             * @default false
+             */
+            updateDuplicate: boolean;
+            /**
+             * Rows
+             * @description At most 500 rows, each imported on its own
+             */
+            rows: components["schemas"]["BatchRow"][];
+        };
+        /** ImportRowsResult */
+        ImportRowsResult: {
+            /**
+             * Results
+             * @description One result per row, in the rows' order
+             */
+            results: components["schemas"]["BatchRowResult"][];
         };
         /** ImportSettings */
         ImportSettings: {
@@ -13582,6 +13673,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportRowResult"];
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description File, sheet or workbook too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an .xlsx workbook */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import_rows_api_import_rows_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportRows"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportRowsResult"];
                 };
             };
             /** @description Bad request */

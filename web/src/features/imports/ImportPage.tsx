@@ -16,7 +16,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { DataGrid, type GridColDef } from '@mui/x-data-grid';
-import { useCallback, useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type ChangeEvent } from 'react';
 import { errorText } from '../../api/client';
 import type { AssetField, ParsedSheet } from '../../api/types';
 import { ChooseSite } from '../../components/ChooseSite';
@@ -47,13 +47,15 @@ import {
   ZONE_REQUIRED,
   type RowState,
 } from './importLogic';
-import { importRow, useImportFinished, useParseWorkbook, useSaveMapping } from './queries';
+import { importRows, useImportFinished, useParseWorkbook, useSaveMapping } from './queries';
+import { RowStatuses, useRowStatus, useStatusTotals } from './rowStatus';
 
 // An empty choice shows its text ('No zone', 'Not imported') rather than a blank box.
 const shownEmpty = { select: { displayEmpty: true }, inputLabel: { shrink: true } };
 
 type Mapping = Partial<Record<AssetField, string>>;
-type PreviewRow = { id: number; row: number; cells: string[]; state?: RowState };
+// Built once per sheet: statuses live in RowStatuses, read by the cells that show them.
+type PreviewRow = { id: number; row: number; cells: string[] };
 // Rows offered as the header row below the current one.
 const HEADER_CHOICES_BELOW = 10;
 
@@ -82,6 +84,19 @@ function StatusIcon({ state }: { state?: RowState }) {
   );
 }
 
+function StatusCell({ store, index }: { store: RowStatuses; index: number }) {
+  return <StatusIcon state={useRowStatus(store, index)} />;
+}
+
+// The whole reason, wrapped: it is what the user must fix in the sheet.
+function ReasonCell({ store, index }: { store: RowStatuses; index: number }) {
+  return (
+    <Box sx={{ whiteSpace: 'normal', wordBreak: 'break-word', py: 0.75 }}>
+      {useRowStatus(store, index)?.reason ?? ''}
+    </Box>
+  );
+}
+
 export default function ImportPage() {
   const { siteId, isAllSites } = useSiteSelection();
   const snackbar = useSnackbar();
@@ -100,9 +115,9 @@ export default function ImportPage() {
   const [fileProblem, setFileProblem] = useState('');
   const [zoneChoice, setZoneChoice] = useState({ site: siteId, zone: '' });
   const [edited, setEdited] = useState<Mapping | null>(null);
-  const [states, setStates] = useState<(RowState | undefined)[]>([]);
+  const [statuses] = useState(() => new RowStatuses());
+  const totals = useStatusTotals(statuses);
   const [running, setRunning] = useState(false);
-  const [uploaded, setUploaded] = useState(0);
   const [attempted, setAttempted] = useState(false);
   const [pagination, setPagination] = useState({ page: 0, pageSize: DEFAULT_PAGE_SIZE });
 
@@ -124,8 +139,6 @@ export default function ImportPage() {
   const zone = zoneChoice.site === siteId ? zoneChoice.zone : '';
   const setZone = (value: string) => setZoneChoice({ site: siteId, zone: value });
 
-  // Statuses change many times a second: collect them and paint at most every 150 ms.
-  const pending = useRef(new Map<number, RowState>());
   const stop = useRef(false);
   useEffect(() => {
     stop.current = false;
@@ -133,27 +146,9 @@ export default function ImportPage() {
       stop.current = true;
     };
   }, []);
-  const paint = useCallback(() => {
-    if (pending.current.size === 0) return;
-    const batch = pending.current;
-    pending.current = new Map();
-    setStates((prev) => {
-      const next = prev.slice();
-      batch.forEach((state, index) => {
-        next[index] = state;
-      });
-      return next;
-    });
-  }, []);
-  useEffect(() => {
-    if (!running) return undefined;
-    const timer = window.setInterval(paint, 150);
-    return () => window.clearInterval(timer);
-  }, [running, paint]);
 
   const read = async (chosen: File, headerRow?: number) => {
-    setStates([]);
-    setUploaded(0);
+    statuses.reset(0);
     setAttempted(false);
     setOnlyFailed(false);
     try {
@@ -220,36 +215,30 @@ export default function ImportPage() {
       return;
     }
     const total = sheet.rows.length;
-    setStates(Array.from({ length: total }, () => ({ status: 'waiting' as const })));
-    setUploaded(0);
+    statuses.reset(total, { status: 'waiting' });
     setOnlyFailed(false);
     setRunning(true);
-    let done = 0;
+    const cellsOf = (index: number) =>
+      Object.fromEntries(sheet.headers.map((h, i) => [h, sheet.rows[index][i]]));
     try {
       await runImport({
         total,
-        send: (index, updateDuplicate) =>
-          importRow({
+        send: (indexes, updateDuplicate) =>
+          importRows({
             site: siteId,
             zone,
             headerAssetFields,
-            cells: Object.fromEntries(sheet.headers.map((h, i) => [h, sheet.rows[index][i]])),
             updateDuplicate,
+            rows: indexes.map((index) => ({ cells: cellsOf(index) })),
           }),
-        onStatus: (index, state) => {
-          pending.current.set(index, state);
-          if (state.status === 'complete' || state.status === 'complete duplicate') {
-            done += 1;
-            setUploaded(done);
-          }
-        },
+        onStatus: (index, state) => statuses.set(index, state),
         onCreatedCategories: (names) => {
           snackbar.notify(`Created new category: ${names.join(', ')}`);
         },
         stopped: () => stop.current,
       });
     } finally {
-      paint();
+      statuses.paint();
       setRunning(false);
       finished();
     }
@@ -261,12 +250,19 @@ export default function ImportPage() {
         id,
         row: sheet?.rowNumbers[id] ?? id + 1,
         cells,
-        state: states[id],
       })),
-    [sheet, states],
+    [sheet],
   );
-  const failedRows = useMemo(() => allRows.filter((r) => r.state?.status === 'error'), [allRows]);
-  const showFailed = onlyFailed && failedRows.length > 0;
+  const showFailed = onlyFailed && totals.failed > 0;
+  // Looked for only while shown, and again when the count of failed rows changes.
+  const failedCount = totals.failed;
+  const failedRows = useMemo(
+    () =>
+      onlyFailed && failedCount > 0
+        ? allRows.filter((r) => statuses.get(r.id)?.status === 'error')
+        : [],
+    [allRows, onlyFailed, failedCount, statuses],
+  );
   const rows = showFailed ? failedRows : allRows;
   const columns = useMemo<GridColDef<PreviewRow>[]>(
     () => [
@@ -275,7 +271,7 @@ export default function ImportPage() {
         headerName: 'Status',
         width: 76,
         sortable: false,
-        renderCell: ({ row }) => <StatusIcon state={row.state} />,
+        renderCell: ({ row }) => <StatusCell store={statuses} index={row.id} />,
       },
       // The sheet's row number, to find the row in Excel.
       { field: 'row', headerName: 'Row', width: 70, sortable: false },
@@ -287,10 +283,8 @@ export default function ImportPage() {
               minWidth: 220,
               flex: 2,
               sortable: false,
-              valueGetter: (_v: unknown, row: PreviewRow) => row.state?.reason ?? '',
-              // The whole reason, wrapped: it is what the user must fix in the sheet.
-              renderCell: ({ value }: { value?: string }) => (
-                <Box sx={{ whiteSpace: 'normal', wordBreak: 'break-word', py: 0.75 }}>{value}</Box>
+              renderCell: ({ row }: { row: PreviewRow }) => (
+                <ReasonCell store={statuses} index={row.id} />
               ),
             },
           ]
@@ -304,7 +298,7 @@ export default function ImportPage() {
         valueGetter: (_v, row) => row.cells[i],
       })),
     ],
-    [sheet, showFailed],
+    [sheet, showFailed, statuses],
   );
 
   if (isAllSites) {
@@ -318,7 +312,7 @@ export default function ImportPage() {
 
   const total = sheet?.rows.length ?? 0;
   const zoneMissing = requireZone && !zone;
-  const anyStatus = states.some(Boolean);
+  const anyStatus = totals.rows > 0;
 
   return (
     <Box data-testid="import-page">
@@ -491,23 +485,16 @@ export default function ImportPage() {
         <Box sx={{ mb: 2 }} data-testid="import-progress">
           <LinearProgress
             variant="determinate"
-            value={
-              total
-                ? (states.filter((s) => s && s.status !== 'waiting' && s.status !== 'uploading')
-                    .length /
-                    total) *
-                  100
-                : 0
-            }
+            value={total ? (totals.finished / total) * 100 : 0}
           />
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mt: 0.5, flexWrap: 'wrap' }}>
             <Typography variant="body2" data-testid="import-count">
-              {uploadedText(uploaded, total)}
+              {uploadedText(totals.uploaded, total)}
             </Typography>
-            {failedRows.length > 0 && (
+            {totals.failed > 0 && (
               <>
                 <Typography variant="body2" color="error" data-testid="import-failed">
-                  {failedText(failedRows.length)}
+                  {failedText(totals.failed)}
                 </Typography>
                 <Button
                   size="small"

@@ -1,6 +1,6 @@
 /** Import Assets rules the screen follows (spec sections 4, 5 and 8). */
-import { ApiError, errorText } from '../../api/client';
-import type { AssetField, HeaderAssetField, ImportRowResult } from '../../api/types';
+import { errorText } from '../../api/client';
+import type { AssetField, BatchRowResult, HeaderAssetField } from '../../api/types';
 
 export const ASSET_FIELDS: readonly AssetField[] = [
   'name',
@@ -24,8 +24,10 @@ export const FIELD_LABELS: Record<AssetField, string> = {
   labels: 'Labels',
 };
 
-/** Rows sent at once: 10,000 rows finish in minutes without crowding the server. */
-export const IMPORT_CONCURRENCY = 6;
+/** Rows a request carries (the server's limit), and requests in flight: one batch is
+ * written while the next one travels, without crowding the server. */
+export const BATCH_ROWS = 500;
+export const BATCHES_IN_FLIGHT = 2;
 
 export const NO_MAPPING = 'Please map headers to asset fields.';
 export const ZONE_INLINE = 'Please select a zone.';
@@ -131,58 +133,69 @@ export function headersFor(
   return headers.filter((h) => !taken.has(h));
 }
 
-const isDuplicate = (err: unknown) =>
-  err instanceof ApiError && err.status === 400 && err.message.toLowerCase().includes('duplicate');
-
 export interface ImportRun {
   total: number;
-  /** Send row `index`; with updateDuplicate the existing item is filled in. */
-  send: (index: number, updateDuplicate: boolean) => Promise<ImportRowResult>;
+  /** Send these rows (indexes into the sheet); with updateDuplicate the existing items are
+   * filled in. Resolves to one result per row, in order. */
+  send: (indexes: number[], updateDuplicate: boolean) => Promise<BatchRowResult[]>;
   onStatus: (index: number, state: RowState) => void;
   onCreatedCategories?: (names: string[]) => void;
   /** Stops taking new rows (leaving the screen). */
   stopped?: () => boolean;
-  concurrency?: number;
+  batchRows?: number;
+  inFlight?: number;
 }
 
-/** Sends every row, a few at a time; a 400 'duplicate' marks the row 'duplicate detected'
- * and sends it again to fill in the existing item. Resolves to the rows uploaded. */
+/** Sends every row in batches, a few batches at a time. A row refused as a duplicate is
+ * marked 'duplicate detected' and sent again (with the batch's other duplicates) to fill in
+ * the existing item; a batch refused whole puts its reason on each of its rows. Resolves to
+ * the rows uploaded. */
 export async function runImport({
   total,
   send,
   onStatus,
   onCreatedCategories,
   stopped = () => false,
-  concurrency = IMPORT_CONCURRENCY,
+  batchRows = BATCH_ROWS,
+  inFlight = BATCHES_IN_FLIGHT,
 }: ImportRun): Promise<number> {
   let next = 0;
   let uploaded = 0;
-  const finish = (index: number, result: ImportRowResult) => {
-    uploaded += 1;
-    onStatus(index, { status: result.status });
-    if (result.createdCategories.length > 0) onCreatedCategories?.(result.createdCategories);
+  // Sends rows and applies the answers; returns the rows refused as duplicates.
+  const attempt = async (indexes: number[], updateDuplicate: boolean) => {
+    let results: BatchRowResult[];
+    try {
+      results = await send(indexes, updateDuplicate);
+    } catch (err) {
+      indexes.forEach((index) => onStatus(index, { status: 'error', reason: errorText(err) }));
+      return [];
+    }
+    const duplicates: number[] = [];
+    results.forEach((result, k) => {
+      const index = indexes[k];
+      if (result.status === 'complete' || result.status === 'complete duplicate') {
+        uploaded += 1;
+        onStatus(index, { status: result.status });
+        const created = result.createdCategories ?? [];
+        if (created.length > 0) onCreatedCategories?.(created);
+      } else if (result.status === 'duplicate' && !updateDuplicate) {
+        onStatus(index, { status: 'duplicate detected' });
+        duplicates.push(index);
+      } else {
+        onStatus(index, { status: 'error', reason: result.reason ?? '' });
+      }
+    });
+    return duplicates;
   };
   const worker = async () => {
     while (next < total && !stopped()) {
-      const index = next;
-      next += 1;
-      onStatus(index, { status: 'uploading' });
-      try {
-        finish(index, await send(index, false));
-      } catch (err) {
-        if (!isDuplicate(err)) {
-          onStatus(index, { status: 'error', reason: errorText(err) });
-          continue;
-        }
-        onStatus(index, { status: 'duplicate detected' });
-        try {
-          finish(index, await send(index, true));
-        } catch (again) {
-          onStatus(index, { status: 'error', reason: errorText(again) });
-        }
-      }
+      const indexes = Array.from({ length: Math.min(batchRows, total - next) }, (_, k) => next + k);
+      next += indexes.length;
+      indexes.forEach((index) => onStatus(index, { status: 'uploading' }));
+      const duplicates = await attempt(indexes, false);
+      if (duplicates.length > 0) await attempt(duplicates, true);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  await Promise.all(Array.from({ length: Math.min(inFlight, total) }, worker));
   return uploaded;
 }

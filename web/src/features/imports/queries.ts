@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
-import type { ImportMapping, ImportRow, ParsedSheet } from '../../api/types';
+import type { ImportMapping, ImportRows, ParsedSheet } from '../../api/types';
 import { categoryKeys } from '../categories/queries';
 import { settingsKeys } from '../settings/queries';
 import { thingKeys } from '../things/queries';
@@ -34,8 +34,10 @@ export function useSaveMapping(site: string | undefined) {
   });
 }
 
-/** One row as an item; used many times by the import run, so not a mutation hook. */
-export const importRow = (body: ImportRow) => unwrap(api.POST('/api/import/row', { body }));
+/** A batch of rows as items, one result per row; used many times by the import run, so not
+ * a mutation hook. */
+export const importRows = (body: ImportRows) =>
+  unwrap(api.POST('/api/import/rows', { body })).then((answer) => answer.results);
 
 /** After an import the lists of things and categories are out of date. */
 export function useImportFinished() {
