@@ -11,13 +11,14 @@ which name what is wrong. Tests check that both agree.
 
 import re
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 import msgspec
 from msgspec import UNSET, Meta, Struct
 
 from tagtrack.ingest.formats import (
+    _EPOCH,
     DIRECTIONS,
     MAX_BATCH_ID_LENGTH,
     MAX_READS_PER_PAYLOAD,
@@ -155,12 +156,18 @@ def _when(text: str | None, default: datetime) -> datetime:
 
 
 def _tag_of(value: str) -> str:
-    if value.isascii():
-        tag = value.strip().upper()
-        # isalnum() on ASCII is [0-9A-Za-z]+: a subset of formats' tag characters.
-        if tag.isalnum() and len(tag) <= MAX_TAG_LENGTH:
-            return tag
+    tag = value.upper()
+    # isalnum() of ASCII is [0-9A-Za-z]+, a subset of formats' tag characters (and nothing to
+    # strip); formats checks that the value itself is ASCII ("\ufb01".upper() is "FI").
+    if tag.isalnum() and value.isascii() and len(tag) <= MAX_TAG_LENGTH:
+        return tag
     return _tag(value, "")
+
+
+def _millis(value: int | float) -> datetime:
+    if type(value) is int:  # not bool; OverflowError past year 9999, as formats refuses
+        return _EPOCH + timedelta(milliseconds=value)
+    return _epoch(value, 1_000, "")
 
 
 def _direction(value: str | None) -> str | None:
@@ -239,7 +246,7 @@ def _handheld_reads(items: list[_HandheldEvent], received_at: datetime, out: lis
             append(
                 Read(
                     _tag_of(epc) if epc is not None else _tag(None, ""),
-                    event_time if seen is None else _epoch(seen, 1_000, ""),
+                    event_time if seen is None else _millis(seen),
                     tag.antenna or 0,
                     tag.peakRssi,
                     None,
