@@ -216,10 +216,12 @@ def _r700_reads(items: list[_R700Event], received_at: datetime, out: list[Read])
             if item.eventType is None or item.eventType == "tagInventory":
                 raise _Miss
             continue  # antennaConnected, inventoryStatus, ...: nothing was read
-        if event.epcHex is not None or event.epc is None:
-            tag = _tag_of(event.epcHex) if event.epcHex is not None else _tag(None, "")
-        else:
+        if event.epcHex is not None:
+            tag = _tag_of(event.epcHex)
+        elif event.epc is not None:  # the same bytes in base64, when epcHex is switched off
             tag = _tag(_base64_to_hex(event.epc, ""), "")
+        else:
+            raise _Miss
         cdbm = event.peakRssiCdbm
         append(
             Read(
@@ -242,10 +244,12 @@ def _handheld_reads(items: list[_HandheldEvent], received_at: datetime, out: lis
         for tag in tags if isinstance(tags, list) else [tags]:
             epc = tag.EPCid if tag.EPCid is not None else tag.EPC
             epc = epc if epc is not None else tag.idHex
+            if epc is None:
+                raise _Miss
             seen = tag.lastSeenTime if tag.lastSeenTime is not None else tag.firstSeenTime
             append(
                 Read(
-                    _tag_of(epc) if epc is not None else _tag(None, ""),
+                    _tag_of(epc),
                     event_time if seen is None else _millis(seen),
                     tag.antenna or 0,
                     tag.peakRssi,
