@@ -14,6 +14,7 @@ from bench import (
     lighthouse,
     lists,
     mixed,
+    parsing,
     queries,
 )
 
@@ -22,6 +23,7 @@ if __name__ == "__main__":
     bundle.main(bundle.parse_args([]))
     lighthouse.main(lighthouse.parse_args([]))
     asyncio.run(lists.main(lists.parse_args([])))
+    parsing.main(parsing.parse_args([]))
     asyncio.run(ingest.main(ingest.parse_args([])))
     asyncio.run(latency.main(latency.parse_args([])))
     asyncio.run(backlog.main(backlog.parse_args([])))

@@ -85,6 +85,29 @@ async def test_bad_payloads_are_refused_and_nothing_is_queued(
     assert await count(floor.sessionmaker, queued) == 0
 
 
+async def test_queued_reads_keep_every_field_with_or_without_sensor_data(floor: Floor) -> None:
+    reader = await floor.endpoint("Reader")
+    tags = [epc() for _ in range(3)]
+    sensed = {"reads": [{"tag": tags[0], "data": {"cFloat0": 21.5}}, {"tag": tags[1]}]}
+    plain = {"reads": [{"tag": tags[2], "time": "2024-03-05T10:15:30.25+01:00", "antenna": 2,
+                        "rssi": -40, "direction": "in", "tamper": True}]}  # fmt: skip
+    for body in (sensed, plain):
+        assert (await floor.post(reader, body)).status_code == 202
+    async with floor.sessionmaker() as session:
+        rows = (await session.scalars(select(PendingRead).where(
+            PendingRead.endpoint_id == reader.id))).all()  # fmt: skip
+    by_tag = {row.tag: row for row in rows}
+    assert [by_tag[tag].data for tag in tags] == [{"cFloat0": 21.5}, {}, {}]
+    last = by_tag[tags[2]]
+    assert (last.time.isoformat(), last.antenna, last.rssi, last.direction, last.tamper) == (
+        "2024-03-05T09:15:30.250000+00:00",
+        2,
+        -40.0,
+        "IN",
+        True,
+    )
+
+
 async def test_raw_payloads_are_kept_for_diagnosis(floor: Floor) -> None:
     reader = await floor.endpoint("Reader")
     assert (await floor.post(reader, {"reads": [{"tag": epc()}]})).status_code == 202

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, NoReturn
 
+import msgspec
 import orjson
 
 MAX_READS_PER_PAYLOAD = 10_000
@@ -42,8 +43,7 @@ BODY_SHAPES = "one JSON object, an array of objects, or newline-delimited JSON o
 JsonObject = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Read:
+class Read(msgspec.Struct, frozen=True, gc=False):  # built in C: one per read
     tag: str  # EPC hex, upper case, stripped; never empty
     time: datetime  # timezone-aware, UTC
     antenna: int  # reader antenna port; 0 when the payload has none
@@ -78,13 +78,28 @@ class PayloadError(ValueError):
 
 def parse_payload(body: bytes, *, received_at: datetime) -> Payload:
     """Every read and heartbeat in ``body``; reads without a time get ``received_at``."""
+    from tagtrack.ingest.fast import fast_payload  # fast.py builds on this module's rules
+
     received_at = _as_utc(received_at)
+    documents = _documents(body)
+    # The common shapes are checked and converted in C; the rest, and every refusal, here.
+    payload = fast_payload(documents.values, received_at)
+    return payload if payload is not None else _read_documents(documents, received_at)
+
+
+def parse_carefully(body: bytes, *, received_at: datetime) -> Payload:
+    """parse_payload by the rules of this module alone: the reference fast.py is tested on."""
+    return _read_documents(_documents(body), _as_utc(received_at))
+
+
+def _read_documents(documents: "_Documents", received_at: datetime) -> Payload:
     out = _Collector()
-    for label, value in _documents(body):
+    for index, value in enumerate(documents.values):
         try:
             _dispatch(value, received_at, out)
         except PayloadError as error:
             # Name the array item or NDJSON line; a single object needs no label.
+            label = documents.label(index)
             raise (PayloadError(f"{label}: {error}") if label else error) from None
     return Payload(batch_id=out.batch_id, reads=out.reads, heartbeats=out.heartbeats)
 
@@ -124,25 +139,38 @@ def _load(body: bytes) -> Any:
         raise PayloadError(f"body is not JSON ({error}): expected {BODY_SHAPES}") from None
 
 
-def _documents(body: bytes) -> list[tuple[str, Any]]:
-    """(label, value) for each object: '' for a lone object, '[i]' or 'line n' otherwise."""
+@dataclass(frozen=True, slots=True)
+class _Documents:
+    """The body's JSON values, and how to name one: '' for a lone object, '[i]' or 'line n'."""
+
+    values: list[Any]
+    kind: str  # "object", "array" or "lines"
+    line_numbers: list[int] = field(default_factory=list)
+
+    def label(self, index: int) -> str:
+        if self.kind == "array":
+            return f"[{index}]"
+        return f"line {self.line_numbers[index]}" if self.kind == "lines" else ""
+
+
+def _documents(body: bytes) -> _Documents:
     try:
         value = _load(body)
     except PayloadError:
-        value = _ndjson(body)  # raises the first error when it is not NDJSON either
-        if value is None:
+        documents = _ndjson(body)  # raises the first error when it is not NDJSON either
+        if documents is None:
             raise
-        return value
+        return documents
     if isinstance(value, dict):
-        return [("", value)]
+        return _Documents([value], "object")
     if isinstance(value, list):
         if len(value) > MAX_READS_PER_PAYLOAD:
             _too_many()
-        return [(f"[{index}]", item) for index, item in enumerate(value)]
+        return _Documents(value, "array")
     raise PayloadError(f"expected {BODY_SHAPES}, got {_describe(value)}")
 
 
-def _ndjson(body: bytes) -> list[tuple[str, Any]] | None:
+def _ndjson(body: bytes) -> _Documents | None:
     """Each non-blank line as its own JSON value; None when there is only one line."""
     try:
         text = body.decode("utf-8").removeprefix("\ufeff")
@@ -154,12 +182,12 @@ def _ndjson(body: bytes) -> list[tuple[str, Any]] | None:
         return None
     if len(lines) > MAX_READS_PER_PAYLOAD:
         _too_many()
-    documents: list[tuple[str, Any]] = []
+    values: list[Any] = []
     for number, line in lines:
         try:
             value = orjson.loads(line)
         except orjson.JSONDecodeError as error:
-            if not documents:
+            if not values:
                 return None  # not NDJSON at all: the whole-body error says more
             raise PayloadError(
                 f"line {number}: not JSON ({error}): expected {BODY_SHAPES}"
@@ -168,8 +196,8 @@ def _ndjson(body: bytes) -> list[tuple[str, Any]] | None:
             raise PayloadError(
                 f"line {number}: expected a JSON object per line, got {_describe(value)}"
             )
-        documents.append((f"line {number}", value))
-    return documents
+        values.append(value)
+    return _Documents(values, "lines", [number for number, _ in lines])
 
 
 # --- one object -> reads ----------------------------------------------------------------

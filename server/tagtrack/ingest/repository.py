@@ -18,6 +18,7 @@ QUEUE_COLUMNS = (
     "org_id", "endpoint_id", "tag", "antenna", "time", "rssi", "direction", "tamper", "data",
     "received_at",
 )  # fmt: skip
+QUEUE_COLUMNS_WITHOUT_DATA = tuple(column for column in QUEUE_COLUMNS if column != "data")
 
 
 class IngestRepository(Repository[PendingRead]):
@@ -67,22 +68,39 @@ class IngestRepository(Repository[PendingRead]):
         return int(earlier or 0)
 
     async def queue(self, endpoint: Endpoint, reads: Sequence[Read], *, user_id: str = "") -> None:
-        """One COPY in the request's transaction: hundreds of reads a request, no ORM rows."""
+        """One binary COPY in the request's transaction: hundreds of reads a request, no ORM rows.
+
+        Sensor data goes only when some read has any: the column's default is the empty
+        object, and each value costs a JSON encoding in Python.
+        """
         if not reads:
             return
         now = utcnow()
-        records = [
-            (
-                endpoint.org_id, endpoint.id, read.tag, read.antenna, read.time, read.rssi,
-                read.direction or "", read.tamper,
-                orjson.dumps(read.data).decode() if read.data else "{}", now,
-            )
-            for read in reads
-        ]  # fmt: skip
+        org_id, endpoint_id = endpoint.org_id, endpoint.id
+        columns: tuple[str, ...] = QUEUE_COLUMNS
+        records: list[tuple[object, ...]]
+        if any(read.data for read in reads):
+            records = [
+                (
+                    org_id, endpoint_id, read.tag, read.antenna, read.time, read.rssi,
+                    read.direction or "", read.tamper,
+                    orjson.dumps(read.data).decode() if read.data else "{}", now,
+                )
+                for read in reads
+            ]  # fmt: skip
+        else:
+            columns = QUEUE_COLUMNS_WITHOUT_DATA
+            records = [
+                (
+                    org_id, endpoint_id, read.tag, read.antenna, read.time, read.rssi,
+                    read.direction or "", read.tamper, now,
+                )
+                for read in reads
+            ]  # fmt: skip
         connection = await self.session.connection()
         driver = (await connection.get_raw_connection()).driver_connection
         assert driver is not None
-        await driver.copy_records_to_table("pending_reads", records=records, columns=QUEUE_COLUMNS)
+        await driver.copy_records_to_table("pending_reads", records=records, columns=columns)
         # Every process's worker is woken when this transaction commits (not before).
         await self.session.execute(select(func.pg_notify(READS_CHANNEL, "")))
 
