@@ -124,10 +124,6 @@ ROUTES: dict[str, Access] = {
     "DELETE /api/images": right("images", "delete"),
     "GET /api/images/uploaders": SIGNED_IN,
     "GET /api/images/tags": SIGNED_IN,
-<<<<<<< HEAD
-    "GET /api/images/{image_id}/neighbours": SIGNED_IN,
-=======
->>>>>>> imports
     "GET /api/images/uploaders/{user_id}": SIGNED_IN,
     "POST /api/images/edit": right("images", "modify"),
     "GET /api/images//csv": SIGNED_IN,

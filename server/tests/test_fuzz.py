@@ -20,8 +20,6 @@ from tests.test_ingest_durability import ADMIN, ADMIN_PASSWORD
 # Newline-delimited reads are documented as a string of lines: sent as text.
 schemathesis.serializer.alias("application/x-ndjson", "text/plain")
 schema = schemathesis.openapi.from_path(ROOT / "server" / "openapi.json").exclude(path="/api/live")
-# The reads body may be NDJSON, documented as a string: it goes on the wire as that text.
-schemathesis.serializer.alias("application/x-ndjson", "text/plain")
 # Bounded so that every operation together runs in a couple of minutes.
 EXAMPLES = 4
 
