@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -69,8 +70,12 @@ class Console:
     # The server's database, for tests that need more rows than the API makes quickly.
     database_url: str = ""
 
-    def mail_to(self, address: str) -> list[str]:
-        """Mail the real SMTP server of the tests received for this address, oldest first."""
+    def mail_to(self, address: str, seconds: float = 20) -> list[str]:
+        """Mail the real SMTP server of the tests received for this address, oldest first,
+        once some has come (the server's outbox sends it in the background)."""
+        deadline = time.monotonic() + seconds
+        while not self.mailbox.to(address) and time.monotonic() < deadline:
+            time.sleep(0.1)
         return [m.as_string() for m in self.mailbox.to(address)]
 
     def org_url(self, subdomain: str) -> str:

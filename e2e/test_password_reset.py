@@ -19,6 +19,15 @@ def _reset_path(console: Console, address: str) -> str:
     return found.group(1)
 
 
+def _refused_link(page: Page, password: str) -> None:
+    page.get_by_label("New Password").fill(password)
+    page.get_by_label("Verify Password").fill(password)
+    page.get_by_role("button", name="Reset Password").click()
+    expect(
+        page.get_by_text("Your password reset token is invalid, please contact support.")
+    ).to_be_visible()
+
+
 def test_forgot_password_mails_a_link_that_sets_a_new_password(
     page: Page, console: Console, admin_api: APIRequestContext
 ) -> None:
@@ -66,12 +75,7 @@ def test_forgot_password_mails_a_link_that_sets_a_new_password(
 
     # The link is used up: a second use is refused.
     page.goto(link)
-    page.get_by_label("New Password").fill("Tag-Reader-Lantern-60")
-    page.get_by_label("Verify Password").fill("Tag-Reader-Lantern-60")
-    page.get_by_role("button", name="Reset Password").click()
-    expect(
-        page.get_by_text("Your password reset token is invalid, please contact support.")
-    ).to_be_visible()
+    _refused_link(page, "Tag-Reader-Lantern-60")
     shot(page, "password-reset-used-link")
 
     sign_in(page, account.email, account.password)
@@ -84,9 +88,4 @@ def test_forgot_password_mails_a_link_that_sets_a_new_password(
 def test_a_used_or_forged_link_is_refused(page: Page, console: Console) -> None:
     page.goto("/passwordreset/form?token=eyJ1c2VybmFtZSI6Im5vYm9keUBleGFtcGxlLmNvbSJ9.forged")
     expect(page.get_by_text("nobody@example.com")).to_be_visible()
-    page.get_by_label("New Password").fill("Tag-Reader-Lantern-58")
-    page.get_by_label("Verify Password").fill("Tag-Reader-Lantern-58")
-    page.get_by_role("button", name="Reset Password").click()
-    expect(
-        page.get_by_text("Your password reset token is invalid, please contact support.")
-    ).to_be_visible()
+    _refused_link(page, "Tag-Reader-Lantern-58")
