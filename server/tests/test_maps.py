@@ -193,8 +193,11 @@ async def test_list_search_sort_and_site_filter(org_factory) -> None:
 
 
 async def plan_keys(sessionmaker, map_ids: list[str]) -> list[str]:
+    """The maps' floor plan keys, in the order of the ids."""
     async with sessionmaker() as session:
-        return list((await session.scalars(select(Map.image_key).where(Map.id.in_(map_ids)))).all())
+        rows = await session.execute(select(Map.id, Map.image_key).where(Map.id.in_(map_ids)))
+        keys: dict[str, str] = {map_id: key for map_id, key in rows}
+    return [keys[map_id] for map_id in map_ids]
 
 
 async def stored(storage, key: str) -> bool:
