@@ -242,7 +242,8 @@ async def test_counts_follow_retention_partition_maintenance_and_organisation_de
     keeper = await new_floor(history_db, settings, "Keeper")
     now = utcnow()
     old = month_start(now - 200 * timedelta(days=1)) + timedelta(days=10, minutes=59.5)
-    recent = now - timedelta(days=10)
+    # Mid-hour, so that its repeat stays in its hour whatever the time of day.
+    recent = (now - timedelta(days=10)).replace(minute=20, second=0, microsecond=0)
     for floor in (brief, keeper):
         reader = await floor.endpoint("Door")
         moments = [old + n * timedelta(minutes=30) for n in range(8)] + [recent]
