@@ -14,6 +14,7 @@ from tagtrack.events.schemas import (
     ZoneDurationRead,
     ZoneTotalRead,
 )
+from tagtrack.kit.lists import comma_list
 from tagtrack.kit.totals import SharedTotals
 from tagtrack.lookups.tracking import or_unset, sites_in_scope
 from tagtrack.models import Zone
@@ -25,7 +26,7 @@ from tagtrack.things.tags import normalize_tag
 
 
 def _ids(csv: str) -> list[str]:
-    ids = [part.strip() for part in csv.split(",") if part.strip()]
+    ids = comma_list(csv)
     bad = [value for value in ids if not is_id(value)]
     if bad:
         raise BadRequest(f"Not an endpoint id: {bad[0]}", reason="invalid id")

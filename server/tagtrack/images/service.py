@@ -35,7 +35,7 @@ from tagtrack.images.schemas import (
     clean_tags,
 )
 from tagtrack.images.storage import EXPORT_CHUNK, Storage, Variant, image_key
-from tagtrack.kit.lists import ListParams
+from tagtrack.kit.lists import ListParams, comma_list
 from tagtrack.models import Image
 from tagtrack.models.base import utcnow
 from tagtrack.models.image import THINGS_CATEGORY
@@ -59,7 +59,7 @@ class Served:
 
 def parse_ids(text: str) -> list[str]:
     """A comma-separated selection of image ids."""
-    ids = list(dict.fromkeys(part.strip() for part in text.split(",") if part.strip()))
+    ids = list(dict.fromkeys(comma_list(text)))
     if not ids:
         raise BadRequest("Select at least one image", reason="empty selection")
     if len(ids) > MAX_SELECTION:

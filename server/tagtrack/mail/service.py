@@ -7,6 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.config import Settings
 from tagtrack.core.mail import Attachment, Mailer
+from tagtrack.kit.lists import comma_list
 from tagtrack.mail.repository import OutboxRepository
 from tagtrack.models.base import utcnow
 from tagtrack.models.mail import OutboxMail
@@ -29,7 +30,7 @@ class Outbox:
 
     async def queue_message(self, org_id: str, message: EmailMessage) -> None:
         """A composed message, attachments and all, kept whole until it is delivered."""
-        recipients = [a.strip() for a in str(message["To"]).split(",") if a.strip()]
+        recipients = comma_list(str(message["To"]))
         await self.repository.queue(
             OutboxMail(
                 org_id=org_id,

@@ -4,6 +4,7 @@ from fastapi import APIRouter, Query
 
 from tagtrack.auth.dependencies import SignedIn
 from tagtrack.core.db import DbSession
+from tagtrack.kit.lists import comma_list
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.schemas import AccessRuleRead, RoleRead
 from tagtrack.roles.service import RoleService
@@ -24,5 +25,5 @@ async def access_rules(
     roles: Annotated[str, Query(description="Comma-separated role ids", max_length=2000)] = "",
 ) -> list[AccessRuleRead]:
     """Rights per resource, merged over the given roles of this organisation."""
-    role_ids = [r for r in roles.split(",") if r]
+    role_ids = comma_list(roles)
     return await RoleService(RoleRepository(session)).access_rules(principal, role_ids)

@@ -6,7 +6,7 @@ from fastapi.responses import StreamingResponse
 from tagtrack.auth.dependencies import SignedIn
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.kit.lists import Listing, set_total
+from tagtrack.kit.lists import Listing, comma_list, set_total
 from tagtrack.kit.schemas import UtcDateTime
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
 from tagtrack.lookups.tracking import SiteQuery, sites_in_scope
@@ -43,7 +43,7 @@ def _filters(
     return ThingFilter(
         site_ids=sites_in_scope(principal, site),
         thing_class=thing_class or "",
-        tags=tuple(t for t in tags.split(",") if t.strip()),
+        tags=tuple(comma_list(tags)),
         category=category,
         after=after,
     )
