@@ -97,9 +97,7 @@ class IngestRepository(Repository[PendingRead]):
                 )
                 for read in reads
             ]  # fmt: skip
-        connection = await self.session.connection()
-        driver = (await connection.get_raw_connection()).driver_connection
-        assert driver is not None
+        driver = await self._driver()
         await driver.copy_records_to_table("pending_reads", records=records, columns=columns)
         # Every process's worker is woken when this transaction commits (not before).
         await self.session.execute(select(func.pg_notify(READS_CHANNEL, "")))

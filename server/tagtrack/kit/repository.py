@@ -3,6 +3,7 @@
 from collections.abc import AsyncIterator, Sequence
 from typing import Any, Generic, TypeVar
 
+import asyncpg
 from sqlalchemy import Select, select, text
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -32,6 +33,12 @@ class Repository(Generic[M]):
         cached generic plan is chosen without them (a batch's time range or tags) and may
         read far more than the values need."""
         await self.session.execute(text("SET LOCAL plan_cache_mode = force_custom_plan"))
+
+    async def _driver(self) -> asyncpg.Connection:
+        """The transaction's asyncpg connection: COPY, and fast paths with no SQLAlchemy rows."""
+        connection = await self.session.connection()
+        raw = await connection.get_raw_connection()
+        return raw.driver_connection
 
     async def exists(self, stmt: Select[Any]) -> bool:
         return (await self.session.execute(stmt.limit(1))).first() is not None

@@ -485,11 +485,6 @@ class ProcessingRepository(Repository[PendingRead]):
             [{"org_id": t.org_id, "tag": tags[t.id], "thing_id": t.id} for t in things],
         )
 
-    async def _driver(self) -> asyncpg.Connection:
-        connection = await self.session.connection()
-        raw = await connection.get_raw_connection()
-        return raw.driver_connection
-
     async def _write(
         self,
         table: str,
