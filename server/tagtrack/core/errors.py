@@ -1,5 +1,6 @@
 """Typed errors; every failure answers {"reason", "message"}."""
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -96,9 +97,10 @@ def _body(reason: str, message: str) -> dict[str, str]:
     return {"reason": reason, "message": message}
 
 
-def _describe_validation(exc: RequestValidationError) -> str:
+def describe_errors(errors: Iterable[Mapping[str, Any]]) -> str:
+    """Pydantic's errors as one line: `field: problem; field: problem`."""
     parts = []
-    for err in exc.errors():
+    for err in errors:
         loc = [str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path")]
         where = ".".join(loc) or "request"
         # Shown to users as is: say "is required" and drop pydantic's "Value error, " prefix.
@@ -119,7 +121,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse(_body("validation", _describe_validation(exc)), status_code=422)
+        return JSONResponse(_body("validation", describe_errors(exc.errors())), status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:

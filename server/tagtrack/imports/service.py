@@ -18,6 +18,7 @@ from tagtrack.core.errors import (
     NotFound,
     PayloadTooLarge,
     UnsupportedMediaType,
+    describe_errors,
 )
 from tagtrack.core.ids import new_id
 from tagtrack.events.repository import EventRepository
@@ -70,11 +71,7 @@ def refused(exc: WorkbookRefused) -> AppError:
 
 
 def _invalid(exc: ValidationError) -> BadRequest:
-    parts = [
-        f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}".removeprefix("Value error, ")
-        for err in exc.errors()
-    ]
-    return BadRequest("; ".join(parts), reason="validation")
+    return BadRequest(describe_errors(exc.errors()), reason="validation")
 
 
 def _duplicate(tag: str, prefixed: bool) -> BadRequest:
