@@ -271,16 +271,21 @@ async def test_a_duplicate_tag_is_reported_then_filled_in(org_factory) -> None:
     assert listed.headers["x-total-count"] == "1"
 
 
-async def test_generated_prefix_tags_and_prefixed_duplicate_check(org_factory) -> None:
-    org: Org = await org_factory()
-    admin = org.client("Administrator")
-    site = org.site_ids[0]
+async def prefix_tags(admin: httpx.AsyncClient, site: str) -> None:
+    """Tags get the organisation's prefix, and duplicates are looked for with it."""
     await save_settings(
         admin,
         site,
         orgTagPrefix="acme",
         importSettings={"generatePrefixTag": True, "prefixedTagDupCheck": True},
     )
+
+
+async def test_generated_prefix_tags_and_prefixed_duplicate_check(org_factory) -> None:
+    org: Org = await org_factory()
+    admin = org.client("Administrator")
+    site = org.site_ids[0]
+    await prefix_tags(admin, site)
     made = [
         (await admin.post("/api/import/row", json=row_body(site, cells(f"Box {i}")))).json()
         for i in range(3)
@@ -456,12 +461,7 @@ async def test_a_batch_generates_prefix_tags_and_checks_prefixed_duplicates(
     org: Org = await org_factory()
     admin = org.client("Administrator")
     site = org.site_ids[0]
-    await save_settings(
-        admin,
-        site,
-        orgTagPrefix="acme",
-        importSettings={"generatePrefixTag": True, "prefixedTagDupCheck": True},
-    )
+    await prefix_tags(admin, site)
     made = await admin.post("/api/import/row", json=row_body(site, cells("Box 0")))
     assert made.json()["tags"] == ["ACME00000001"]
     rows = [cells("Box 1"), cells("Box again", "00000001"), cells("Box 2")]
