@@ -1,14 +1,24 @@
 """The SQL of events and zone durations, with the names the console shows."""
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Select, and_, func, select
 from sqlalchemy.orm import aliased
 
+from tagtrack.core.ids import UNKNOWN_THING_ID
 from tagtrack.kit.repository import Repository
-from tagtrack.models import Endpoint, Event, EventCount, LocationTag, Thing, Zone, ZoneDuration
+from tagtrack.models import (
+    Endpoint,
+    Event,
+    EventCount,
+    LocationTag,
+    Site,
+    Thing,
+    Zone,
+    ZoneDuration,
+)
 from tagtrack.models.event import HOUR, hour_of
 
 
@@ -47,6 +57,9 @@ def _with_names() -> Select[Event, str, str, str, str]:
             (LocationTag.org_id == Event.org_id) & (LocationTag.id == Event.location_tag_id),
         )
     )
+
+
+EXPORT_CHUNK = 2000
 
 
 class EventRepository(Repository[Event]):
@@ -243,6 +256,47 @@ class EventRepository(Repository[Event]):
             .order_by(ZoneDuration.time_start.desc(), ZoneDuration.id.desc())
         )
         return (await self.session.execute(stmt)).all(), int(total or 0)
+
+    def visits_in_order(
+        self,
+        org_id: str,
+        site_ids: list[str] | None,
+        *,
+        after: datetime | None,
+        before: datetime | None,
+    ) -> AsyncIterator[Sequence[Any]]:
+        """Every visit overlapping the period (the unknown thing's left out), newest first,
+        with the names and the site's time zone, a chunk at a time (the export)."""
+        stmt = self._overlapping(
+            self._scoped(
+                select(
+                    Thing.name,
+                    Site.name,
+                    Zone.name,
+                    ZoneDuration.time_start,
+                    ZoneDuration.time_end,
+                    ZoneDuration.time_duration,
+                    Site.timezone,
+                ),
+                ZoneDuration,
+                org_id,
+                site_ids,
+            ),
+            after,
+            before,
+        )
+        stmt = (
+            stmt.where(ZoneDuration.thing_id != UNKNOWN_THING_ID)
+            .join(Site, (Site.org_id == ZoneDuration.org_id) & (Site.id == ZoneDuration.site_id))
+            .outerjoin(
+                Thing, (Thing.org_id == ZoneDuration.org_id) & (Thing.id == ZoneDuration.thing_id)
+            )
+            .outerjoin(
+                Zone, (Zone.org_id == ZoneDuration.org_id) & (Zone.id == ZoneDuration.zone_id)
+            )
+            .order_by(ZoneDuration.time_start.desc(), ZoneDuration.id.desc())
+        )
+        return self.tuple_chunks(stmt, EXPORT_CHUNK)
 
     async def zone_totals(
         self,

@@ -1,6 +1,7 @@
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import StreamingResponse
 
 from tagtrack.auth.dependencies import SignedIn, allowed
 from tagtrack.auth.principal import Principal
@@ -11,6 +12,7 @@ from tagtrack.events.schemas import EventRead, ManualEvent, ZoneDurationRead, Zo
 from tagtrack.events.service import EventService
 from tagtrack.kit.lists import MAX_LIMIT, MAX_PAGE, set_total
 from tagtrack.kit.schemas import UtcDateTime
+from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE, XLSX_RESPONSE
 from tagtrack.lookups.tracking import SiteQuery
 
 router = APIRouter(tags=["events"], responses=ERROR_RESPONSES)
@@ -79,6 +81,23 @@ async def zone_duration_totals(
 ) -> list[ZoneTotalRead]:
     """Per zone (by name), the visits that overlap the period and their time inside it."""
     return await service.zone_totals(principal, site=site, after=after, before=before)
+
+
+@router.get("/zonedurations/export", response_class=StreamingResponse, responses=XLSX_RESPONSE)
+async def export_zone_durations(
+    principal: SignedIn,
+    service: Service,
+    site: SiteQuery = "",
+    after: After = None,
+    before: Before = None,
+) -> StreamingResponse:
+    """The Zones History of the period as zoneshistory.xlsx, newest first: Name, Site (All
+    Sites), Zone, Start, End (site clock), Duration ([h]:mm; an open visit's so far)."""
+    return StreamingResponse(
+        await service.durations_xlsx(principal, site=site, after=after, before=before),
+        media_type=XLSX_MEDIA_TYPE,
+        headers={"Content-Disposition": 'attachment; filename="zoneshistory.xlsx"'},
+    )
 
 
 @router.get("/zonedurations", response_model=list[ZoneDurationRead])

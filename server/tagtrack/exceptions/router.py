@@ -1,4 +1,4 @@
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Response
 from fastapi.responses import StreamingResponse
@@ -11,7 +11,7 @@ from tagtrack.exceptions.repository import ExceptionRepository
 from tagtrack.exceptions.schemas import ExceptionDetail, ExceptionRead
 from tagtrack.exceptions.service import ExceptionService
 from tagtrack.kit.lists import set_total
-from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
+from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE, XLSX_RESPONSE
 from tagtrack.lookups.tracking import SiteQuery
 
 router = APIRouter(prefix="/exceptions", tags=["exceptions"], responses=ERROR_RESPONSES)
@@ -22,9 +22,6 @@ def _service(session: DbSession) -> ExceptionService:
 
 
 Service = Annotated[ExceptionService, Depends(_service)]
-XLSX_RESPONSE: dict[int | str, dict[str, Any]] = {
-    200: {"content": {XLSX_MEDIA_TYPE: {}}, "description": "An XLSX workbook"}
-}
 
 
 @router.get("", response_model=list[ExceptionRead])

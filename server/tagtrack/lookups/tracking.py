@@ -37,6 +37,11 @@ def sites_in_scope(principal: Principal, site: str) -> list[str] | None:
     return [site]
 
 
+def names_one_site(site: str) -> bool:
+    """Whether a list's site query is one site (All Sites lists name each row's site)."""
+    return bool(site) and site != ALL_SITES_ID
+
+
 async def site_for_write(sites: SiteService, principal: Principal, site_id: str) -> Site:
     """The site a new or saved row goes to: one real site in the caller's scope."""
     if site_id == ALL_SITES_ID:

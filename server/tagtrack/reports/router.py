@@ -1,5 +1,5 @@
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Response
 from fastapi.responses import StreamingResponse
@@ -11,7 +11,7 @@ from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.jsontable import JSON_MEDIA_TYPE
 from tagtrack.kit.lists import Listing, set_total
 from tagtrack.kit.schemas import UtcDateTime
-from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
+from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE, XLSX_RESPONSE
 from tagtrack.lookups.tracking import SiteQuery
 from tagtrack.reports.repository import ReportRepository
 from tagtrack.reports.schemas import (
@@ -35,9 +35,6 @@ def _service(session: DbSession) -> ReportService:
 Service = Annotated[ReportService, Depends(_service)]
 After = Annotated[UtcDateTime, Query(description="From this time (inclusive)")]
 Before = Annotated[UtcDateTime, Query(description="Up to this time (exclusive); 366 days at most")]
-XLSX_RESPONSE: dict[int | str, dict[str, Any]] = {
-    200: {"content": {XLSX_MEDIA_TYPE: {}}, "description": "An XLSX workbook"}
-}
 
 
 def _file(
@@ -157,3 +154,13 @@ async def export_events_by_thing(
     """The Activity report as activity.xlsx: a row per thing and day with Name, Tag, Class,
     Day, First Seen, Last Seen (site clock), Hours ([h]:mm), Events, Reads."""
     return _file(await service.activity_xlsx(principal, site, after, before), "activity.xlsx")
+
+
+@router.get("/zonestatus/export", response_class=StreamingResponse, responses=XLSX_RESPONSE)
+async def export_zone_status(
+    principal: SignedIn, service: Service, site: SiteQuery = ""
+) -> StreamingResponse:
+    """Zone Status as zonestatus.xlsx: a row per thing now in a zone, by site and zone with
+    Site (All Sites), Zone, Name, Type (unless workers are hidden), Entered (site clock) and
+    Time in Zone ([h]:mm)."""
+    return _file(await service.zone_status_xlsx(principal, site), "zonestatus.xlsx")

@@ -17,9 +17,10 @@ from tagtrack.kit.xlsx import (
     TableFile,
     clock_headers,
     clock_of,
+    duration,
     wall_clock,
 )
-from tagtrack.lookups.tracking import site_for_write, sites_in_scope
+from tagtrack.lookups.tracking import names_one_site, site_for_write, sites_in_scope
 from tagtrack.models import ReportConfig, Site
 from tagtrack.models.base import utcnow
 from tagtrack.processing.service import nanoseconds
@@ -36,7 +37,9 @@ from tagtrack.reports.schemas import (
     ReportConfigWrite,
     ZoneCategories,
 )
+from tagtrack.settings.repository import SettingsRepository
 from tagtrack.sites.service import SiteService
+from tagtrack.things.export import labels_for
 
 MAX_PERIOD = timedelta(days=366)
 ACTIVITY_HEADERS = (
@@ -45,6 +48,27 @@ ACTIVITY_HEADERS = (
 ACTIVITY_KINDS = (None, None, None, date, datetime, datetime, timedelta, int, int)
 # The columns of times, whose headers name the clock they are on.
 TIMED = ("First Seen", "Last Seen")
+
+# The Zone Status export: a row per thing in a zone, as the screen's zone tables show them.
+ENTERED = "Entered"
+
+
+def occupant_cells(
+    row: Any, now: datetime, labels: dict[str, str], columns: tuple[bool, bool, bool]
+) -> list[Cell]:
+    """The row's cells; columns: with the Site, the Type and a Time Zone column."""
+    site, zone, name, thing_class, entered, timezone = row
+    with_site, with_type, with_zone = columns
+    since = wall_clock(entered, timezone)
+    cells: list[Cell] = [
+        *([site] if with_site else []),
+        zone,
+        name,
+        *([labels["worker" if thing_class == "worker" else "item"]] if with_type else []),
+        since,
+        duration(nanoseconds(now - entered)) if since else None,
+    ]
+    return [*cells, timezone] if with_zone else cells
 
 
 def check_period(after: datetime, before: datetime) -> None:
@@ -406,5 +430,40 @@ class ReportService:
                 "after": after.isoformat(),
                 "before": before.isoformat(),
             },
+        )
+        return content
+
+    async def zone_status_xlsx(self, principal: Principal, site: str) -> AsyncIterator[bytes]:
+        """What is in each zone now, as the Zone Status screen's tables, as zonestatus.xlsx."""
+        scope = sites_in_scope(principal, site)
+        session = self.repository.session
+        labels, hide_workers = await labels_for(
+            SettingsRepository(session), principal.org_id, scope
+        )
+        clock = clock_of(await self.repository.timezones(principal.org_id, scope))
+        columns = (not names_one_site(site), not hide_workers, clock == SITE_CLOCK)
+        headers = [
+            *(["Site"] if columns[0] else []),
+            "Zone",
+            labels["name"],
+            *(["Type"] if columns[1] else []),
+            ENTERED,
+            "Time in Zone",
+        ]
+        kinds = [None] * (len(headers) - 2) + [datetime, timedelta]
+        now = utcnow()
+        async with TableFile(
+            "tagtrack-zonestatus-", "Zone Status", clock_headers(headers, [ENTERED], clock), kinds
+        ) as sheet:
+            async for rows in self.repository.zone_occupants(principal.org_id, scope, hide_workers):
+                await sheet.append([occupant_cells(row, now, labels, columns) for row in rows])
+            content = await sheet.finish()
+        await record(
+            session,
+            principal,
+            "zonestatus.exported",
+            "things",
+            target="zonestatus.xlsx",
+            detail={"sites": scope or "all"},
         )
         return content

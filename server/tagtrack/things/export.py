@@ -6,6 +6,7 @@ from typing import Any
 
 from tagtrack.kit.xlsx import Cell, TableFile, clock_headers
 from tagtrack.models import Thing
+from tagtrack.settings.repository import SettingsRepository
 from tagtrack.things.repository import Names
 
 
@@ -16,7 +17,23 @@ def labels_from(site: Mapping[str, Any], org: Mapping[str, Any]) -> dict[str, st
     def pick(key: str, default: str) -> str:
         return str(site.get(key) or org.get(key) or default)
 
-    return {"name": pick("itemNameLabel", "Name"), "serial": pick("itemSerialLabel", "Serial")}
+    return {
+        "name": pick("itemNameLabel", "Name"),
+        "serial": pick("itemSerialLabel", "Serial"),
+        "item": pick("itemLabel", "Items"),
+        "worker": pick("workerLabel", "Workers"),
+    }
+
+
+async def labels_for(
+    settings: SettingsRepository, org_id: str, site_ids: Sequence[str] | None
+) -> tuple[dict[str, str], bool]:
+    """The labels a list of these sites shows (one site's over the organisation's, as the
+    console merges them) and whether workers are hidden."""
+    org = await settings.org_settings(org_id)
+    one_site = site_ids[0] if site_ids is not None and len(site_ids) == 1 else None
+    site = await settings.site_settings(org_id, one_site) if one_site else {}
+    return labels_from(site, org), bool(org.get("hideWorkers") or site.get("hideWorkers"))
 
 
 class ThingSheet(TableFile):

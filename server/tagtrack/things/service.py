@@ -12,7 +12,7 @@ from tagtrack.models import Thing
 from tagtrack.roles.rules import Operation
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.sites.service import SiteService
-from tagtrack.things.export import ThingSheet, labels_from
+from tagtrack.things.export import ThingSheet, labels_for
 from tagtrack.things.repository import Names, ThingFilter, ThingRepository
 from tagtrack.things.schemas import (
     CommonFields,
@@ -212,13 +212,9 @@ class ThingService:
     ) -> tuple[str, AsyncIterator[bytes]]:
         """The list's rows (every page) as an XLSX file with the site's labels: its name and
         its bytes, streamed from a temporary file that is gone once the stream ends."""
-        org_labels = await self.settings.org_settings(principal.org_id)
         sites = filters.site_ids
-        one_site = sites[0] if sites is not None and len(sites) == 1 else None
-        site_labels = (
-            await self.settings.site_settings(principal.org_id, one_site) if one_site else {}
-        )
-        async with ThingSheet(labels_from(site_labels, org_labels)) as sheet:
+        labels, _ = await labels_for(self.settings, principal.org_id, sites)
+        async with ThingSheet(labels) as sheet:
             page = 0
             while page * EXPORT_PAGE < EXPORT_MAX_ROWS:
                 chunk = ListParams(

@@ -1739,6 +1739,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/zonedurations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Zone Durations
+         * @description The Zones History of the period as zoneshistory.xlsx, newest first: Name, Site (All
+         *     Sites), Zone, Start, End (site clock), Duration ([h]:mm; an open visit's so far).
+         */
+        get: operations["export_zone_durations_api_zonedurations_export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/zonedurations": {
         parameters: {
             query?: never;
@@ -1976,6 +1997,28 @@ export interface paths {
          *     Day, First Seen, Last Seen (site clock), Hours ([h]:mm), Events, Reads.
          */
         get: operations["export_events_by_thing_api_eventsbything_export_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/zonestatus/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Zone Status
+         * @description Zone Status as zonestatus.xlsx: a row per thing now in a zone, by site and zone with
+         *     Site (All Sites), Zone, Name, Type (unless workers are hidden), Entered (site clock) and
+         *     Time in Zone ([h]:mm).
+         */
+        get: operations["export_zone_status_api_zonestatus_export_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -12563,6 +12606,78 @@ export interface operations {
             };
         };
     };
+    export_zone_durations_api_zonedurations_export_get: {
+        parameters: {
+            query?: {
+                /** @description A site id; empty or the All Sites id 000000000000000000000000 means every site in the caller's scope. A site outside the scope answers 404. */
+                site?: string;
+                /** @description From this time (inclusive) */
+                after?: string | null;
+                /** @description Up to this time (exclusive) */
+                before?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An XLSX workbook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_zone_durations_api_zonedurations_get: {
         parameters: {
             query?: {
@@ -13498,6 +13613,74 @@ export interface operations {
                 after: string;
                 /** @description Up to this time (exclusive); 366 days at most */
                 before: string;
+                /** @description A site id; empty or the All Sites id 000000000000000000000000 means every site in the caller's scope. A site outside the scope answers 404. */
+                site?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An XLSX workbook */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": unknown;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found (also another organisation's resource) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_zone_status_api_zonestatus_export_get: {
+        parameters: {
+            query?: {
                 /** @description A site id; empty or the All Sites id 000000000000000000000000 means every site in the caller's scope. A site outside the scope answers 404. */
                 site?: string;
             };
