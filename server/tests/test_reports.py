@@ -484,10 +484,114 @@ async def test_zone_durations_and_their_totals_per_zone(
         {"zone": beta.id, "zoneName": beta.name, "visits": 1, "things": 1,
          "timeDuration": 600 * 10**9},
     ]  # fmt: skip
-    foreign = (
-        await (await org_factory()).client("Viewer").get("/api/zonedurations/totals", params=period)
-    )
+    stranger = (await org_factory()).client("Viewer")
+    foreign = await stranger.get("/api/zonedurations/totals", params=period)
     assert foreign.json() == []
+
+    # The export: the table's columns, newest first, an open visit's time so far.
+    asked = datetime.now(UTC)
+    book = xlsx(await viewer.get("/api/zonedurations/export", params=period), "zoneshistory.xlsx")
+    sheet = book.worksheets[0]
+    rows = values(sheet)
+    assert rows[0] == (
+        "Name", "Zone", "Start (Europe/London)", "End (Europe/London)", "Duration",
+    )  # fmt: skip
+    assert [row[:4] for row in rows[1:]] == [
+        ("Pallet jack", beta.name, clock(600), None),
+        ("Cart", alpha.name, clock(300), None),
+        ("Pallet jack", alpha.name, clock(0), clock(600)),
+    ]
+    assert rows[3][4] == timedelta(minutes=10)
+    for row, start in ((rows[1], 600), (rows[2], 300)):
+        so_far = asked - (T0 + timedelta(seconds=start))
+        assert abs(row[4] - so_far) < timedelta(minutes=5), row
+    assert formats(sheet, 4, [3, 4, 5]) == [DATES, DATES, "[h]:mm"]
+    # All Sites: each row names its site, as the screen does.
+    everywhere = xlsx(
+        await viewer.get("/api/zonedurations/export", params={**period, "site": ""}),
+        "zoneshistory.xlsx",
+    ).worksheets[0]
+    site = (await viewer.get(f"/api/sites/{floor.site_id}")).json()["name"]
+    assert values(everywhere)[0][:3] == ("Name", "Site", "Zone")
+    assert [row[:3] for row in values(everywhere)[1:]] == [
+        ("Pallet jack", site, beta.name),
+        ("Cart", site, alpha.name),
+        ("Pallet jack", site, alpha.name),
+    ]
+    # Another organisation's site: nothing of it, as in the list.
+    foreign_book = xlsx(
+        await stranger.get("/api/zonedurations/export", params=period), "zoneshistory.xlsx"
+    )
+    assert values(foreign_book.worksheets[0])[1:] == []
+    assert (await anonymous.get("/api/zonedurations/export")).status_code == 401
+    audit = await org.client("Administrator").get(
+        "/api/auditlog", params={"action": "zonedurations.exported"}
+    )
+    assert [e["target"] for e in audit.json()] == ["zoneshistory.xlsx"] * 2
+
+
+async def test_zone_status_export_lists_what_is_in_each_zone_now(
+    org_factory: Any, sessionmaker: Any, settings: Any, anonymous: Any
+) -> None:
+    org, floor = await org_with_floor(org_factory, sessionmaker, settings, anonymous)
+    a_door, b_door = await floor.endpoint("A door"), await floor.endpoint("B door")
+    alpha = await floor.zone("Alpha", gates=[(a_door, "IN", -1)])
+    beta = await floor.zone("Beta", gates=[(b_door, "IN", -1)])
+    jack_tag, cart_tag, drill_tag = epc(), epc(), epc()
+    await floor.thing("Pallet jack", jack_tag)
+    await floor.thing("Cart", cart_tag, "worker")
+    await floor.thing("Drill", drill_tag)
+    for door, tag, offset in (
+        (a_door, jack_tag, 0),
+        (a_door, drill_tag, 100),
+        (a_door, cart_tag, 300),
+        (a_door, epc(), 400),  # the unknown thing is never listed
+        (b_door, jack_tag, 600),
+    ):
+        await floor.read(door, tag, offset)
+    viewer = org.client("Viewer")
+    asked = datetime.now(UTC)
+    params = {"site": floor.site_id}
+    sheet = xlsx(
+        await viewer.get("/api/zonestatus/export", params=params), "zonestatus.xlsx"
+    ).worksheets[0]
+    rows = values(sheet)
+    assert rows[0] == ("Zone", "Name", "Type", "Entered (Europe/London)", "Time in Zone")
+    # By zone, longest there first; the Type in the site's words.
+    assert [row[:4] for row in rows[1:]] == [
+        (alpha.name, "Drill", "Items", clock(100)),
+        (alpha.name, "Cart", "Workers", clock(300)),
+        (beta.name, "Pallet jack", "Items", clock(600)),
+    ]
+    for row, entered in zip(rows[1:], (100, 300, 600), strict=True):
+        so_far = asked - (T0 + timedelta(seconds=entered))
+        assert abs(row[4] - so_far) < timedelta(minutes=5), row
+    assert formats(sheet, 2, [4, 5]) == [DATES, "[h]:mm"]
+
+    # Renamed labels and hidden workers, as the screen shows them; All Sites names the site.
+    labels = {"itemLabel": "Assets", "itemNameLabel": "Asset", "hideWorkers": True}
+    saved = await org.client("Administrator").post("/api/orgsettings", json=labels)
+    assert saved.status_code == 200, saved.text
+    everywhere = xlsx(
+        await viewer.get("/api/zonestatus/export", params={"site": ""}), "zonestatus.xlsx"
+    ).worksheets[0]
+    site = (await viewer.get(f"/api/sites/{floor.site_id}")).json()["name"]
+    assert values(everywhere)[0] == (
+        "Site", "Zone", "Asset", "Entered (Europe/London)", "Time in Zone",
+    )  # fmt: skip
+    assert [row[:4] for row in values(everywhere)[1:]] == [
+        (site, alpha.name, "Drill", clock(100)),
+        (site, beta.name, "Pallet jack", clock(600)),
+    ]
+
+    stranger = (await org_factory()).client("Viewer")
+    # Another organisation's site: nothing of it.
+    foreign_book = xlsx(
+        await stranger.get("/api/zonestatus/export", params=params), "zonestatus.xlsx"
+    )
+    assert values(foreign_book.worksheets[0])[1:] == []
+    assert (await anonymous.get("/api/zonestatus/export")).status_code == 401
+    assert (await viewer.get("/api/zonestatus/export", params={"site": "nope"})).status_code == 404
 
 
 async def test_zone_visits_past_the_fetch_limit_keep_their_true_total(
