@@ -177,6 +177,17 @@ def test_zone_status_tables_red_row_and_graph(page: Page, console: Console, trac
     before = fresh.get_by_role("gridcell").last.inner_text()
     expect(fresh.get_by_role("gridcell").last).not_to_have_text(before, timeout=4_000)
     shot(page, "reports-zone-status")
+    # The download has the tables' rows, a typed time of entry and time in the zone.
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download XLSX").click()
+    assert info.value.suggested_filename == "zonestatus.xlsx"
+    rows = workbook_rows(info.value)
+    assert (rows[0][0], rows[0][-1]) == ("Zone", "Time in Zone"), rows[0]
+    by_name = {row[1]: row for row in rows[1:]}
+    assert by_name["Overdue Pallet"][0] == "Dock", rows
+    assert isinstance(by_name["Overdue Pallet"][-2], datetime), rows
+    assert timedelta(minutes=19) < by_name["Overdue Pallet"][-1] < timedelta(hours=1), rows
+    assert by_name["Night Picker"][:3] == (LONG_NAME, "Night Picker", "Staff"), rows
 
     page.get_by_role("button", name="Graph").click()
     chart = page.get_by_test_id("zone-chart")
@@ -245,6 +256,15 @@ def test_zones_history_table_and_graph(page: Page, console: Console, tracked: di
     page.get_by_role("button", name="Refresh").click()
     expect(pallet_visits).to_have_count(2)
     shot(page, "reports-zones-history")
+    with page.expect_download() as info:
+        page.get_by_role("button", name="Download XLSX").click()
+    assert info.value.suggested_filename == "zoneshistory.xlsx"
+    rows = workbook_rows(info.value)
+    assert (rows[0][1], rows[0][-1]) == ("Zone", "Duration"), rows[0]
+    pallet_rows = [row for row in rows[1:] if row[0] == "Overdue Pallet"]
+    # Newest first: the dock visit goes on, the yard one took 30 minutes.
+    assert [row[1] for row in pallet_rows] == ["Dock", LONG_NAME], rows
+    assert (pallet_rows[0][3], pallet_rows[1][4]) == (None, timedelta(minutes=30)), rows
     page.get_by_role("button", name="Graph").click()
     chart = page.get_by_test_id("zone-durations-chart")
     expect(chart.get_by_text("Dock", exact=True)).to_be_visible()

@@ -22,7 +22,8 @@ import { useSiteSelection } from '../session/SiteContext';
 import type { Labels } from '../settings/labels';
 import { useSiteLabels } from '../settings/queries';
 import { useZoneOptions } from '../zones/queries';
-import { reportKeys, useLiveThings } from './queries';
+import { DownloadButton } from './DownloadButton';
+import { downloadZoneStatus, reportKeys, useLiveThings } from './queries';
 import { useClock } from './useClock';
 import { ViewToggle, type ReportView } from './ViewToggle';
 import {
@@ -222,7 +223,17 @@ export default function ZoneStatusPage() {
       <PageHeader
         title="Zone Status"
         subtitle={site ? `${now.format('hh:mm:ss a')} · ${site.name}` : undefined}
-        actions={<ViewToggle value={view} onChange={setView} />}
+        actions={
+          <>
+            <ViewToggle value={view} onChange={setView} />
+            <DownloadButton
+              label="Download XLSX"
+              fileName="zonestatus.xlsx"
+              fetchFile={() => downloadZoneStatus(siteId ?? '')}
+              disabled={!siteId}
+            />
+          </>
+        }
       />
       {body}
     </Box>

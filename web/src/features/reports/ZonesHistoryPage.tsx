@@ -25,7 +25,8 @@ import { DEFAULT_PAGE_SIZE, PAGE_SIZES, UNKNOWN_THING_ID } from '../../constants
 import { useSiteSelection } from '../session/SiteContext';
 import { useSiteLabels } from '../settings/queries';
 import { useZoneOptions } from '../zones/queries';
-import { useZoneDurations, useZoneTotals } from './queries';
+import { DownloadButton } from './DownloadButton';
+import { downloadZoneDurations, useZoneDurations, useZoneTotals } from './queries';
 import { ViewToggle, type ReportView } from './ViewToggle';
 import { nanosToHours } from './zoneLogic';
 
@@ -220,6 +221,12 @@ export default function ZonesHistoryPage() {
             >
               Refresh
             </Button>
+            <DownloadButton
+              label="Download XLSX"
+              fileName="zoneshistory.xlsx"
+              fetchFile={() => downloadZoneDurations(siteId ?? '', range)}
+              disabled={!siteId}
+            />
           </>
         }
       />

@@ -112,6 +112,25 @@ export function useZoneDurations(site: string | undefined, range: DateRangeValue
   });
 }
 
+/** The Zones History table of the period as zoneshistory.xlsx. */
+export function downloadZoneDurations(site: string, range: DateRangeValue): Promise<Blob> {
+  return blobFrom(
+    api.GET('/api/zonedurations/export', {
+      params: {
+        query: { site, after: range.start.toISOString(), before: range.end.toISOString() },
+      },
+      parseAs: 'blob',
+    }),
+  );
+}
+
+/** What is in each zone now, as zonestatus.xlsx. */
+export function downloadZoneStatus(site: string): Promise<Blob> {
+  return blobFrom(
+    api.GET('/api/zonestatus/export', { params: { query: { site } }, parseAs: 'blob' }),
+  );
+}
+
 /** The Activity report: per thing, per day, the hours on site in the period (its days on
  * the site's clock when a zone is given). */
 export function useActivity(
