@@ -12,7 +12,7 @@ from tagtrack.events.schemas import EventRead, ManualEvent, ZoneDurationRead, Zo
 from tagtrack.events.service import EventService
 from tagtrack.kit.lists import MAX_LIMIT, MAX_PAGE, set_total
 from tagtrack.kit.schemas import UtcDateTime
-from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE, XLSX_RESPONSE
+from tagtrack.kit.xlsx import XLSX_RESPONSE, download
 from tagtrack.lookups.tracking import SiteQuery
 
 router = APIRouter(tags=["events"], responses=ERROR_RESPONSES)
@@ -93,11 +93,8 @@ async def export_zone_durations(
 ) -> StreamingResponse:
     """The Zones History of the period as zoneshistory.xlsx, newest first: Name, Site (All
     Sites), Zone, Start, End (site clock), Duration ([h]:mm; an open visit's so far)."""
-    return StreamingResponse(
-        await service.durations_xlsx(principal, site=site, after=after, before=before),
-        media_type=XLSX_MEDIA_TYPE,
-        headers={"Content-Disposition": 'attachment; filename="zoneshistory.xlsx"'},
-    )
+    content = await service.durations_xlsx(principal, site=site, after=after, before=before)
+    return download(content, "zoneshistory.xlsx")
 
 
 @router.get("/zonedurations", response_model=list[ZoneDurationRead])

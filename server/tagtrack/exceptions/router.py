@@ -11,7 +11,7 @@ from tagtrack.exceptions.repository import ExceptionRepository
 from tagtrack.exceptions.schemas import ExceptionDetail, ExceptionRead
 from tagtrack.exceptions.service import ExceptionService
 from tagtrack.kit.lists import set_total
-from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE, XLSX_RESPONSE
+from tagtrack.kit.xlsx import XLSX_RESPONSE, download
 from tagtrack.lookups.tracking import SiteQuery
 
 router = APIRouter(prefix="/exceptions", tags=["exceptions"], responses=ERROR_RESPONSES)
@@ -55,11 +55,7 @@ async def export_exceptions(
     """Exceptions of the period, oldest first, as exceptions.xlsx: Time (site clock), Type,
     Message, Name, Tag, Zone, Duration ([h]:mm), Things, Site."""
     content = await service.export(principal, site=site, after=after, before=before)
-    return StreamingResponse(
-        content,
-        media_type=XLSX_MEDIA_TYPE,
-        headers={"Content-Disposition": 'attachment; filename="exceptions.xlsx"'},
-    )
+    return download(content, "exceptions.xlsx")
 
 
 @router.get("/{exception_id}", response_model=ExceptionDetail)

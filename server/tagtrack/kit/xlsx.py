@@ -19,6 +19,8 @@ from typing import IO, Any, BinaryIO, Self
 from xml.sax.saxutils import quoteattr
 from zoneinfo import ZoneInfo
 
+from fastapi.responses import StreamingResponse
+
 XLSX_MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 # The OpenAPI responses of an endpoint that downloads a workbook.
 XLSX_RESPONSE: dict[int | str, dict[str, Any]] = {
@@ -28,6 +30,17 @@ CHUNK_BYTES = 256 * 1024
 # The 40 MiB of sheet XML of 100,000 Activity rows: level 2 deflates it in 0.08 s of CPU to
 # 4.0 MiB, level 1 as fast to 4.7 MiB, the default level 6 in 0.29 s to 3.4 MiB.
 COMPRESS_LEVEL = 2
+
+
+def download(
+    content: AsyncIterator[bytes], filename: str, media_type: str = XLSX_MEDIA_TYPE
+) -> StreamingResponse:
+    """The file as an attachment, streamed as it is read."""
+    return StreamingResponse(
+        content,
+        media_type=media_type,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
 
 
 class Bold(str):

@@ -1,4 +1,3 @@
-from collections.abc import AsyncIterator
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Response
@@ -11,7 +10,7 @@ from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.jsontable import JSON_MEDIA_TYPE
 from tagtrack.kit.lists import Listing, set_total
 from tagtrack.kit.schemas import UtcDateTime
-from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE, XLSX_RESPONSE
+from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE, XLSX_RESPONSE, download
 from tagtrack.lookups.tracking import SiteQuery
 from tagtrack.reports.repository import ReportRepository
 from tagtrack.reports.schemas import (
@@ -35,16 +34,6 @@ def _service(session: DbSession) -> ReportService:
 Service = Annotated[ReportService, Depends(_service)]
 After = Annotated[UtcDateTime, Query(description="From this time (inclusive)")]
 Before = Annotated[UtcDateTime, Query(description="Up to this time (exclusive); 366 days at most")]
-
-
-def _file(
-    content: AsyncIterator[bytes], filename: str, media_type: str = XLSX_MEDIA_TYPE
-) -> StreamingResponse:
-    return StreamingResponse(
-        content,
-        media_type=media_type,
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
 
 
 @router.get("/reportconfigs", response_model=list[ReportConfigRead])
@@ -108,7 +97,7 @@ async def adhoc_report(
     (format excel, sheets 'Zone Categories' with Zone, Category, Count and 'Summary')."""
     if body.format == "json":
         return await service.adhoc_json(principal, body)
-    return _file(await service.adhoc_xlsx(principal, body), "report.xlsx")
+    return download(await service.adhoc_xlsx(principal, body), "report.xlsx")
 
 
 @router.get(
@@ -133,7 +122,7 @@ async def run_report(
     (things now in the zone). The 'Summary' (second sheet): report, type, site, time zone,
     period, zones, categories, rows and the number of things (or the total count)."""
     filename, media_type, content = await service.run(principal, config_id, after, before)
-    return _file(content, filename, media_type)
+    return download(content, filename, media_type)
 
 
 @router.get("/eventsbything", response_model=list[ActivityThing])
@@ -153,7 +142,7 @@ async def export_events_by_thing(
 ) -> StreamingResponse:
     """The Activity report as activity.xlsx: a row per thing and day with Name, Tag, Class,
     Day, First Seen, Last Seen (site clock), Hours ([h]:mm), Events, Reads."""
-    return _file(await service.activity_xlsx(principal, site, after, before), "activity.xlsx")
+    return download(await service.activity_xlsx(principal, site, after, before), "activity.xlsx")
 
 
 @router.get("/zonestatus/export", response_class=StreamingResponse, responses=XLSX_RESPONSE)
@@ -163,4 +152,4 @@ async def export_zone_status(
     """Zone Status as zonestatus.xlsx: a row per thing now in a zone, by site and zone with
     Site (All Sites), Zone, Name, Type (unless workers are hidden), Entered (site clock) and
     Time in Zone ([h]:mm)."""
-    return _file(await service.zone_status_xlsx(principal, site), "zonestatus.xlsx")
+    return download(await service.zone_status_xlsx(principal, site), "zonestatus.xlsx")
