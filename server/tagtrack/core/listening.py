@@ -8,6 +8,7 @@ reconnection, how to make up for it.
 
 import asyncio
 import contextlib
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 import asyncpg
@@ -31,7 +32,7 @@ def listener_dsn(database_url: str) -> str:
     return url.render_as_string(hide_password=False)
 
 
-class Listener:
+class Listener(ABC):
     """Listen on the channels of `channels()`; `listening()` runs after every (re)connection."""
 
     name = "listener"
@@ -42,11 +43,14 @@ class Listener:
         self.connections = 0
         self.connection: asyncpg.Connection | None = None
 
+    @abstractmethod
     def channels(self) -> dict[str, Notice]:
-        raise NotImplementedError
+        """Each channel to LISTEN on, with the callback for its notices."""
 
+    @abstractmethod
     def listening(self) -> None:
-        """Called once listening starts, and again after each reconnection."""
+        """Called once listening starts, and again after each reconnection: make up for
+        what was notified while no one listened."""
 
     async def run(self, dsn: str) -> None:
         """Listen until cancelled, reconnecting with backoff whenever the connection is lost."""
