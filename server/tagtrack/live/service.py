@@ -8,7 +8,6 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.auth.principal import Principal
-from tagtrack.auth.repository import AuthRepository
 from tagtrack.core.config import Settings
 from tagtrack.core.logging import get_logger
 from tagtrack.live.hub import LiveHub
@@ -95,23 +94,17 @@ class LiveService:
         """Whether the session or key still stands, with the same sites as when it opened."""
         try:
             async with self.sessionmaker() as session:
+                repository = LiveRepository(session)
                 if principal.api_key_id is not None:
-                    sites = await LiveRepository(session).key_sites(
-                        principal.org_id, principal.api_key_id
-                    )
+                    sites = await repository.key_sites(principal.org_id, principal.api_key_id)
                 else:
                     assert principal.session_token_hash is not None
-                    user = await AuthRepository(session).session_user(
+                    sites = await repository.session_sites(
+                        principal.org_id,
                         principal.session_token_hash,
                         utcnow(),
-                        idle=timedelta(minutes=self.settings.session_idle_minutes),
-                        lifetime=timedelta(days=self.settings.session_days),
-                        extend=False,
+                        timedelta(days=self.settings.session_days),
                     )
-                    if user is None or user.org_id != principal.org_id:
-                        sites = None
-                    else:
-                        sites = list(user.site_ids)
         except Exception:  # the database away: the listener's reconnection tells the streams
             log.warning("live updates: could not check a stream's caller", exc_info=True)
             return True
