@@ -8,6 +8,7 @@ from typing import Any
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from starlette.formparsers import MultiPartParser
 from starlette.middleware.base import BaseHTTPMiddleware
 
 from tagtrack import __version__
@@ -213,11 +214,15 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)
     # Photo uploads may be larger than any JSON body: the file plus the multipart framing.
     upload_limit = MAX_UPLOAD_BYTES + 1024**2
+    # Uploads are read whole into memory to be checked: spooling their parts to disk first
+    # (Starlette rolls over at 1 MiB) costs a write, a read and a thread hop per chunk.
+    MultiPartParser.spool_max_size = upload_limit
     app.add_middleware(
         BodySizeLimit,
         routes={
             ("POST", "/api/images"): upload_limit,
             ("PUT", "/api/maps/*/image"): upload_limit,
+            ("POST", "/api/maps/withplan"): upload_limit,
             ("POST", "/api/import/parse"): MAX_WORKBOOK_BYTES + 1024**2,
         },
     )
