@@ -17,7 +17,7 @@ from tagtrack.models import Endpoint, LocationTag, Map, Thing
 from tests.conftest import Org
 from tests.database import database_with_org
 from tests.helpers import OTHER_ID, assert_error
-from tests.photos import heic, jpeg, png_bomb
+from tests.photos import heic, is_blue, is_red, jpeg, pixel, png_bomb, size
 from tests.tracking_api import created, make_endpoint, make_map, make_thing, set_state
 from tests.waiting import until
 
@@ -79,16 +79,80 @@ async def test_create_read_update_delete_with_a_floor_plan(org_factory) -> None:
     assert response.json() == changed
     assert (await manager.get(url)).json() == changed
 
-    # A new picture keeps corners that were set by hand; HEIC is turned into PNG.
+    # A new picture keeps corners that were set by hand; HEIC is turned into JPEG.
     response = await upload(manager, row["_id"], heic(48, 36), "plan.heic")
     assert response.status_code == 200, response.text
     assert response.json()["topLeft"] == [10, 500]
     assert response.json()["image"].endswith("?v=2")
-    assert (await manager.get(f"{url}/image")).headers["content-type"] == "image/png"
+    assert (await manager.get(f"{url}/image")).headers["content-type"] == "image/jpeg"
 
     assert (await manager.delete(url)).status_code == 204
     assert_error(await manager.get(url), 404)
     assert_error(await manager.get(f"{url}/image"), 404)
+
+
+def rotated_png(width: int, height: int, orientation: int) -> bytes:
+    """A red plan with a blue top-left quarter, as stored, with an EXIF orientation."""
+    image = Image.new("RGB", (width, height), (200, 30, 30))
+    image.paste((20, 20, 220), (0, 0, width // 2, height // 2))
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    out = io.BytesIO()
+    image.save(out, "PNG", exif=exif)
+    return out.getvalue()
+
+
+async def test_heic_and_rotated_plans_are_stored_upright_in_a_type_browsers_read(
+    org_factory,
+) -> None:
+    org: Org = await org_factory()
+    manager = org.client("Manager")
+    row = await make_map(manager, org.site_ids[0])
+    url = f"/api/maps/{row['_id']}"
+
+    # Stored 64x32 and to be turned a quarter clockwise (orientation 6): shown 32x64, the
+    # blue quarter at the top right.
+    response = await upload(manager, row["_id"], jpeg(64, 32, orientation=6), "plan.jpg")
+    assert response.status_code == 200, response.text
+    assert (response.json()["imageWidth"], response.json()["imageHeight"]) == (32, 64)
+    served = await manager.get(f"{url}/image")
+    assert served.headers["content-type"] == "image/jpeg"
+    assert size(served.content) == (32, 64)
+    assert is_blue(pixel(served.content, 28, 4)) and is_red(pixel(served.content, 4, 4))
+    with Image.open(io.BytesIO(served.content)) as stored:
+        # Upright pixels and no orientation left for a browser to apply a second time.
+        assert stored.getexif().get(0x0112, 1) == 1
+
+    # A lossless picture stays lossless: turned a quarter anticlockwise (8), as PNG.
+    response = await upload(manager, row["_id"], rotated_png(64, 32, 8), "plan.png")
+    assert response.status_code == 200, response.text
+    assert (response.json()["imageWidth"], response.json()["imageHeight"]) == (32, 64)
+    served = await manager.get(f"{url}/image")
+    assert served.headers["content-type"] == "image/png"
+    assert size(served.content) == (32, 64)
+    assert is_blue(pixel(served.content, 4, 60)) and is_red(pixel(served.content, 28, 4))
+
+    response = await upload(manager, row["_id"], heic(48, 36), "plan.heic")
+    assert response.status_code == 200, response.text
+    assert (response.json()["imageWidth"], response.json()["imageHeight"]) == (48, 36)
+    served = await manager.get(f"{url}/image")
+    assert served.headers["content-type"] == "image/jpeg"
+    assert size(served.content) == (48, 36)
+    assert is_blue(pixel(served.content, 24, 18))
+
+
+async def test_a_new_map_takes_a_floor_plan_larger_than_a_json_body(org_factory) -> None:
+    org: Org = await org_factory()
+    manager = org.client("Manager")
+    # Noise does not compress: a plan of about 3 MiB, over the 2 MiB limit of JSON bodies.
+    noise = Image.effect_noise((1400, 1000), 90).convert("RGB")
+    out = io.BytesIO()
+    noise.save(out, "PNG", compress_level=0)
+    assert len(out.getvalue()) > 3 * 1024 * 1024
+    body = {"name": "Mezzanine", "site": org.site_ids[0]}
+    response = await create_with_plan(manager, body, out.getvalue())
+    assert response.status_code == 201, response.text
+    assert (response.json()["imageWidth"], response.json()["imageHeight"]) == (1400, 1000)
 
 
 async def test_bad_pictures_are_refused_and_change_nothing(org_factory) -> None:

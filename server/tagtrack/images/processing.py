@@ -286,7 +286,14 @@ class FloorPlan:
 
 
 def floor_plan(data: bytes) -> FloorPlan:
-    """Check a floor-plan picture; keep its bytes unless browsers need them upright or as PNG."""
+    """Check a floor-plan picture; keep its bytes unless browsers need them upright or in a
+    type they read (HEIC).
+
+    Those are decoded once and saved with a quick encode: JPEG from a JPEG or HEIC (already
+    lossy), PNG at low compression from a lossless picture or one with transparency. A
+    slow, thorough encode of a 12-megapixel picture would keep the map screen waiting for
+    many seconds.
+    """
     decoded, _ = open_checked(data)
     with decoded as image:
         kind = image.format or ""
@@ -297,12 +304,17 @@ def floor_plan(data: bytes) -> FloorPlan:
         try:
             upright = ImageOps.exif_transpose(image)
             out = io.BytesIO()
-            upright.save(out, "PNG", optimize=True)
+            if kind in ("JPEG", "MPO", "HEIF") and upright.mode in ("RGB", "L"):
+                upright.save(out, "JPEG", quality=90)
+                content_type, extension = "image/jpeg", "jpg"
+            else:
+                upright.save(out, "PNG", compress_level=1)
+                content_type, extension = "image/png", "png"
         except Exception as exc:
             raise BadImage(
                 "The image is damaged or truncated and cannot be read", "damaged image"
             ) from exc
-        return FloorPlan(out.getvalue(), "image/png", "png", upright.width, upright.height)
+        return FloorPlan(out.getvalue(), content_type, extension, upright.width, upright.height)
 
 
 def upload_error(exc: BadImage) -> AppError:
