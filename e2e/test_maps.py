@@ -5,7 +5,7 @@ import io
 import re
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageStat
 from playwright.sync_api import APIRequestContext, Page, expect
 
 from e2e.conftest import MOBILE, PRIYA, Console, open_signed_in, shot, snackbar
@@ -171,3 +171,86 @@ def test_map_list_on_a_phone_and_a_missing_map(
 
     page.goto(f"/mapview/{OTHER_MAP}?site={site}")
     expect(snackbar(page)).to_contain_text("Failed to load map")
+
+
+def rotated_photo_plan() -> bytes:
+    """A photographed plan of about 3 MiB, stored 2400 x 1600 and to be shown a quarter
+    turned (EXIF orientation 6): a dark band on the stored top edge."""
+    grain = Image.effect_noise((2400, 1600), 60)
+    image = Image.merge("RGB", (grain, grain, grain))
+    ImageDraw.Draw(image).rectangle((0, 0, 2399, 99), fill=(20, 20, 20))
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    out = io.BytesIO()
+    image.save(out, "JPEG", quality=95, exif=exif)
+    return out.getvalue()
+
+
+# Records what the floor plan's progress shows, every change, while the page runs.
+WATCH_PROGRESS = """() => {
+  window.planProgress = [];
+  new MutationObserver(() => {
+    const box = document.querySelector('[data-testid="floor-plan-progress"]');
+    if (!box) return;
+    const bar = box.querySelector('[role="progressbar"]');
+    window.planProgress.push({
+      text: box.textContent,
+      value: bar ? bar.getAttribute('aria-valuenow') : null,
+    });
+  }).observe(document.body, {subtree: true, childList: true, attributes: true,
+                             characterData: true});
+}"""
+
+
+def test_a_floor_plan_upload_shows_its_progress_and_is_stored_upright(
+    page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    site = new_site(admin_api, "E2E Maps Upload")
+    response = admin_api.post("/api/maps", data={"name": "Warehouse Hall", "site": site})
+    assert response.ok, response.text()
+    map_id = response.json()["_id"]
+    plan = rotated_photo_plan()
+    assert len(plan) > 2 * 1024 * 1024
+
+    open_signed_in(page, PRIYA, console.demo_password, f"/maps/{map_id}?site={site}")
+    expect(page.get_by_role("heading", name="Warehouse Hall")).to_be_visible()
+    page.get_by_test_id("floor-plan-file").set_input_files(
+        files=[{"name": "hall.jpg", "mimeType": "image/jpeg", "buffer": plan}]
+    )
+    expect(page.get_by_text("hall.jpg: saved with the map")).to_be_visible()
+    # A slow uplink, as from a phone on site, so the upload takes a few seconds.
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 20, "downloadThroughput": -1, "uploadThroughput": 1 << 20},
+    )
+    page.evaluate(WATCH_PROGRESS)
+    page.get_by_role("button", name="Save").click()
+    progress = page.get_by_test_id("floor-plan-progress")
+    expect(progress).to_be_visible()
+    expect(progress.get_by_role("progressbar")).to_have_attribute(
+        "aria-valuenow", re.compile(r"^[1-9][0-9]?$")
+    )
+    shot(page, "map-edit-plan-progress")
+    expect(snackbar(page)).to_have_text(re.compile(r"^SavedClose$"))
+    expect(progress).to_have_count(0)
+    seen = page.evaluate("window.planProgress")
+    values = [int(s["value"]) for s in seen if s["value"] is not None]
+    # Determinate while the bytes go out, in order, then the server's part without a value.
+    assert any(0 < v < 100 for v in values), seen
+    assert values == sorted(values), seen
+    assert any(s["text"] == "Processing floor plan…" and s["value"] is None for s in seen), seen
+
+    # Stored upright: 1600 x 2400, the stored top edge now on the right.
+    expect(page.get_by_text(re.compile(r"^1600 . 2400 px floor plan$"))).to_be_visible()
+    expect(page.get_by_test_id("floor-plan")).to_be_visible()
+    served = admin_api.get(f"/api/maps/{map_id}/image")
+    assert served.ok
+    assert served.headers["content-type"] == "image/jpeg"
+    with Image.open(io.BytesIO(served.body())) as stored:
+        assert stored.size == (1600, 2400)
+        grey = stored.convert("L")
+        right = ImageStat.Stat(grey.crop((1520, 100, 1600, 2300))).mean[0]
+        left = ImageStat.Stat(grey.crop((0, 100, 80, 2300))).mean[0]
+        assert right < 40 < 90 < left, (right, left)

@@ -7,8 +7,9 @@ import {
   type InfiniteData,
 } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { api, apiUrl, toApiError, unwrap, unwrapPage, type Page } from '../../api/client';
+import { api, apiUrl, unwrap, unwrapPage, type Page } from '../../api/client';
 import type { paths } from '../../api/generated/schema';
+import { sendForm } from '../../api/upload';
 import type { ImageBulkEdit, ImageMeta, ImageWrite } from '../../api/types';
 import { DEFAULT_PAGE_SIZE } from '../../constants';
 import { searchParams, toQuery, type ImageSearch } from './search';
@@ -243,32 +244,7 @@ export function uploadImage(
   for (const category of fields.categories) form.append('categories', category);
   if (fields.thing) form.append('thing', fields.thing);
   if (fields.category) form.append('category', fields.category);
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    request.open('POST', UPLOAD_PATH);
-    request.withCredentials = true;
-    request.upload.onprogress = (e) => {
-      if (e.lengthComputable) onProgress(Math.round((e.loaded / e.total) * 100));
-    };
-    request.onload = () => {
-      let body: unknown = null;
-      try {
-        body = JSON.parse(request.responseText);
-      } catch {
-        body = request.responseText;
-      }
-      if (request.status >= 200 && request.status < 300) resolve(body as ImageMeta);
-      else
-        reject(
-          toApiError(
-            new Response(null, { status: request.status, statusText: request.statusText }),
-            body,
-          ),
-        );
-    };
-    request.onerror = () => reject(new Error('Network error'));
-    request.send(form);
-  });
+  return sendForm<ImageMeta>('POST', UPLOAD_PATH, form, onProgress);
 }
 
 export function useUpload() {

@@ -4,6 +4,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
+import LinearProgress from '@mui/material/LinearProgress';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
@@ -45,6 +46,8 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
   const [nameMissing, setNameMissing] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [busy, setBusy] = useState(false);
+  // Percent of the floor plan sent; 100 while the server stores it; null when idle.
+  const [progress, setProgress] = useState<number | null>(null);
   const site = map?.site ?? (selection.isAllSites ? '' : (selection.siteId ?? ''));
   const canSave = isNew ? perms.can('maps', 'create') : perms.can('maps', 'modify');
   const field = (key: keyof MapForm) => ({
@@ -66,10 +69,15 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
       const body = formToMap(form, site);
       let saved: FloorMap;
       // A new map and its plan are one request, so a refused picture leaves no map behind.
-      if (isNew && file) saved = await createWithPlan.mutateAsync({ body, file });
-      else {
+      if (isNew && file) {
+        setProgress(0);
+        saved = await createWithPlan.mutateAsync({ body, file, onProgress: setProgress });
+      } else {
         saved = await save.mutateAsync({ id, body });
-        if (file) saved = await upload.mutateAsync({ id: saved._id, file });
+        if (file) {
+          setProgress(0);
+          saved = await upload.mutateAsync({ id: saved._id, file, onProgress: setProgress });
+        }
       }
       setFile(null);
       setForm(mapToForm(saved));
@@ -78,6 +86,7 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
     } catch (err) {
       snackbar.error(failureText('Failed to save', err));
     } finally {
+      setProgress(null);
       setBusy(false);
     }
   };
@@ -184,6 +193,18 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
                   : 'A JPEG, PNG, WebP or HEIC picture of the floor plan.'}
             </Typography>
           </Box>
+          {progress !== null && (
+            <Box sx={{ gridColumn: '1 / -1' }} data-testid="floor-plan-progress">
+              <LinearProgress
+                variant={progress < 100 ? 'determinate' : 'indeterminate'}
+                value={progress < 100 ? progress : undefined}
+                aria-label="Floor plan upload"
+              />
+              <Typography variant="caption" color="text.secondary">
+                {progress < 100 ? `Uploading floor plan: ${progress}%` : 'Processing floor plan…'}
+              </Typography>
+            </Box>
+          )}
           <button type="submit" hidden />
         </CardContent>
       </Card>

@@ -1,7 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { api, unwrap, unwrapPage } from '../../api/client';
+import { api, apiUrl, unwrap, unwrapPage } from '../../api/client';
 import type { FloorMap, FloorMapWrite } from '../../api/types';
+import { sendForm } from '../../api/upload';
 import type { FieldOption } from '../../components/FormField';
 import { listQueryParams, type ListQuery } from '../../components/listQuery';
 import { ALL_SITES_ID } from '../../constants';
@@ -90,21 +91,26 @@ export function useSaveFloorMap() {
   });
 }
 
+/** Upload progress 0-100 of a floor plan; at 100 the server is still at work on it. */
+export type PlanProgress = (percent: number) => void;
+
 /** A new map with its floor plan, in one request: both are saved or neither. */
 export function useCreateFloorMapWithPlan() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ body, file }: { body: FloorMapWrite; file: File }) => {
+    mutationFn: ({
+      body,
+      file,
+      onProgress,
+    }: {
+      body: FloorMapWrite;
+      file: File;
+      onProgress: PlanProgress;
+    }) => {
       const form = new FormData();
       form.append('map', JSON.stringify(body));
       form.append('file', file);
-      return unwrap(
-        api.POST('/api/maps/withplan', {
-          // The generated type names the fields; the browser sends the multipart body.
-          body: form as unknown as { map: string; file: string },
-          bodySerializer: (body) => body as unknown as FormData,
-        }),
-      );
+      return sendForm<FloorMap>('POST', apiUrl('/api/maps/withplan'), form, onProgress);
     },
     onSuccess: (saved: FloorMap) => {
       client.setQueryData(mapKeys.one(saved._id), saved);
@@ -117,17 +123,19 @@ export function useCreateFloorMapWithPlan() {
 export function useUploadFloorPlan() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, file }: { id: string; file: File }) => {
+    mutationFn: ({
+      id,
+      file,
+      onProgress,
+    }: {
+      id: string;
+      file: File;
+      onProgress: PlanProgress;
+    }) => {
       const form = new FormData();
       form.append('file', file);
-      return unwrap(
-        api.PUT('/api/maps/{map_id}/image', {
-          params: { path: { map_id: id } },
-          // The generated type names the field; the browser sends the multipart body.
-          body: form as unknown as { file: string },
-          bodySerializer: (body) => body as unknown as FormData,
-        }),
-      );
+      const url = apiUrl('/api/maps/{map_id}/image', { map_id: id });
+      return sendForm<FloorMap>('PUT', url, form, onProgress);
     },
     onSuccess: (saved: FloorMap) => {
       client.setQueryData(mapKeys.one(saved._id), saved);
