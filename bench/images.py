@@ -3,14 +3,21 @@
 Each upload goes to POST /api/images (multipart, --in-flight at once), where the server
 checks the photo, reads its EXIF data, makes its two thumbnails and stores all three.
 The baseline is Pillow alone on the same file in this process, one thread: open, decode
-once at a reduced size as its own `thumbnail()` does, and save both thumbnails.
+once at a reduced size as its own `thumbnail()` does, and save both thumbnails. Next to it,
+in the same process: the server's own photo step (check, EXIF, both thumbnails) and, when
+pyvips is installed, libvips' thumbnail_buffer making the same two thumbnails.
+
+Floor plans: PUT of a 12-megapixel JPEG that must be turned upright (EXIF orientation 6)
+and of the same picture as HEIC, each timed as a whole request (median of --plans), next
+to decoding that file alone in this process.
 """
 
 import argparse
 import asyncio
 import io
+import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from tempfile import TemporaryDirectory
 
 import httpx
@@ -28,6 +35,7 @@ from bench.common import (
     server_env,
 )
 from tagtrack.core.migrate import upgrade
+from tagtrack.images.processing import process
 from tests.database import fresh_database
 from tests.serve import serve
 
@@ -38,6 +46,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--uploads", type=int, default=80)
     parser.add_argument("--in-flight", type=int, default=4, help="uploads sent at once")
+    parser.add_argument("--plans", type=int, default=3, help="saves of each floor plan")
     return parser.parse_args(argv)
 
 
@@ -68,6 +77,73 @@ def pillow_alone(data: bytes, count: int) -> float:
     return count / (time.perf_counter() - started)
 
 
+def per_second(step: Callable[[], object], count: int) -> float:
+    started = time.perf_counter()
+    for _ in range(count):
+        step()
+    return count / (time.perf_counter() - started)
+
+
+def pyvips_alone(data: bytes, count: int) -> float | None:
+    """Photos per second with libvips making the two thumbnails; None when not installed."""
+    try:
+        import pyvips  # type: ignore[import-not-found,import-untyped,unused-ignore]
+    except ImportError:
+        return None
+    pyvips.cache_set_max(0)
+
+    def thumbnails() -> None:
+        thumb = pyvips.Image.thumbnail_buffer(data, 800, fail_on="truncated").copy_memory()
+        thumb.jpegsave_buffer(Q=85, keep="none")
+        thumb.thumbnail_image(200).jpegsave_buffer(Q=85, keep="none")
+
+    return per_second(thumbnails, count)
+
+
+def plans(data: bytes) -> dict[str, bytes]:
+    """The bench photo as a floor plan to be turned upright, and as HEIC."""
+    with Image.open(io.BytesIO(data)) as image:
+        exif = image.getexif()
+        exif[0x0112] = 6  # Orientation: turn a quarter clockwise
+        rotated, heic = io.BytesIO(), io.BytesIO()
+        image.save(rotated, "JPEG", quality=90, exif=exif)
+        image.save(heic, "HEIF", quality=80)
+    return {"rotated JPEG": rotated.getvalue(), "HEIC": heic.getvalue()}
+
+
+def decode_seconds(data: bytes, count: int) -> float:
+    """Median seconds to decode the picture alone."""
+    times = []
+    for _ in range(count):
+        started = time.perf_counter()
+        with Image.open(io.BytesIO(data)) as image:
+            image.load()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+async def save_plans(
+    url: str, site: str, pictures: dict[str, bytes], count: int
+) -> dict[str, float]:
+    """Median seconds of PUT /api/maps/{id}/image for each picture."""
+    async with httpx.AsyncClient(base_url=url, timeout=300) as client:
+        login = {"username": ADMIN, "password": PASSWORD}
+        (await client.post("/api/auth/login", json=login)).raise_for_status()
+        created = await client.post("/api/maps", json={"name": "Bench hall", "site": site})
+        created.raise_for_status()
+        path = f"/api/maps/{created.json()['_id']}/image"
+        medians = {}
+        for name, data in pictures.items():
+            times = []
+            for _ in range(count):
+                started = time.perf_counter()
+                response = await client.put(path, files={"file": ("plan", data, "image/jpeg")})
+                times.append(time.perf_counter() - started)
+                response.raise_for_status()
+            medians[name] = statistics.median(times)
+        return medians
+
+
 async def upload_all(url: str, data: bytes, uploads: int, in_flight: int) -> tuple[float, int]:
     """Seconds for all uploads and how many failed."""
     queue: asyncio.Queue[int] = asyncio.Queue()
@@ -96,9 +172,10 @@ async def upload_all(url: str, data: bytes, uploads: int, in_flight: int) -> tup
 
 def main(args: argparse.Namespace) -> None:
     data = photo()
+    pictures = plans(data)
     with TemporaryDirectory(prefix="tagtrack-bench-images-") as data_dir, fresh_database() as url:
         upgrade(url)
-        asyncio.run(seed_floor(url, 1, 0))
+        floor = asyncio.run(seed_floor(url, 1, 0))
         env = server_env(url, data_dir, processing="false")
         with serve(env) as served:
             pid = served.process.pid
@@ -108,7 +185,18 @@ def main(args: argparse.Namespace) -> None:
                 upload_all(served.url, data, args.uploads, args.in_flight)
             )
             peak = peak_rss_mib(pid)
-    alone = pillow_alone(data, max(10, args.uploads // 4))
+            saves = asyncio.run(save_plans(served.url, floor.site_id, pictures, args.plans))
+    count = max(10, args.uploads // 4)
+    alone = pillow_alone(data, count)
+    server_step = per_second(lambda: process(data), count)
+    vips = pyvips_alone(data, count)
+    decoders = [
+        Figure("photo step, server (Pillow)", server_step, "/s", "Pillow alone, 1 thread", alone),
+    ]
+    if vips is None:
+        print("pyvips is not installed: no libvips figure (pip install pyvips pyvips-binary)")
+    else:
+        decoders.append(Figure("thumbnails, pyvips", vips, "/s", "Pillow alone, 1 thread", alone))
     report(
         "images",
         f"{args.uploads} uploads of a {WIDTH}x{HEIGHT} JPEG ({len(data) / 2**20:.1f} MiB), "
@@ -117,6 +205,16 @@ def main(args: argparse.Namespace) -> None:
             Figure("uploads/s", args.uploads / seconds, "/s", "Pillow alone, 1 thread", alone,
                    ">= 20/s"),
             Figure("server peak RSS", peak, "MiB", "server RSS before", before),
+            *decoders,
+        ],
+    )  # fmt: skip
+    report(
+        "images",
+        f"floor plan saves of the {WIDTH}x{HEIGHT} photo, median of {args.plans}",
+        [
+            Figure(f"save, {name}", saves[name], "s", "decoding it alone",
+                   decode_seconds(picture, args.plans), "< 2 s")
+            for name, picture in pictures.items()
         ],
     )  # fmt: skip
 
