@@ -162,16 +162,22 @@ async def test_bad_pictures_are_refused_and_change_nothing(org_factory) -> None:
     await upload(admin, row["_id"], jpeg(40, 40))
     before = (await admin.get(f"/api/maps/{row['_id']}")).json()
     polyglot = jpeg(20, 20)[:200] + SVG
+    upright, turned = jpeg(400, 300), jpeg(400, 300, orientation=6)
     for data, status in (
         (SVG, 415),
         (b"%PDF-1.4 not a picture", 415),
         (polyglot, 415),
         (png_bomb(), 400),
         (b"", 400),
+        # Cut short: refused whether its bytes would be kept or it would be turned upright.
+        (upright[: len(upright) // 2], 400),
+        (turned[: len(turned) // 2], 400),
     ):
         response = await upload(admin, row["_id"], data, "plan.svg")
         body = assert_error(response, status)
         assert body["message"]
+        if data in (upright[: len(upright) // 2], turned[: len(turned) // 2]):
+            assert body["reason"] == "damaged image"
     assert (await admin.get(f"/api/maps/{row['_id']}")).json() == before
     served = await admin.get(f"/api/maps/{row['_id']}/image")
     assert served.headers["content-type"] == "image/jpeg"
