@@ -11,6 +11,7 @@ always were: each organisation's batches run under its advisory lock.
 
 import asyncio
 import contextlib
+import gc
 import os
 import signal
 import subprocess
@@ -152,6 +153,10 @@ async def run_worker(
         worker = ProcessingWorker(
             create_sessionmaker(engine), settings, wakeups.event(READS_CHANNEL)
         )
+        # What the process holds from now on (modules, mappers) is never garbage: out of the
+        # cycle collector's way, its collections stay short.
+        gc.collect()
+        gc.freeze()
         async with listening(wakeups, database_url):
             await _run_until_stopped(worker, lifeline)
     finally:
