@@ -205,7 +205,9 @@ async def child_main() -> None:
     settings = Settings.model_validate(given["settings"])
     configure_logging(settings.log_json)
     # Ready: say so once on stdout, which is then left to /dev/null.
-    os.write(1, READY + b"\n")
+    # A child started again after a crash is not waited for: its parent closed the pipe.
+    with contextlib.suppress(BrokenPipeError):
+        os.write(1, READY + b"\n")
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     await run_worker(given["database_url"], settings, reader)
 
