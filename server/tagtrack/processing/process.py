@@ -11,6 +11,7 @@ always were: each organisation's batches run under its advisory lock.
 
 import asyncio
 import contextlib
+import gc
 import os
 import signal
 import subprocess
@@ -152,6 +153,10 @@ async def run_worker(
         worker = ProcessingWorker(
             create_sessionmaker(engine), settings, wakeups.event(READS_CHANNEL)
         )
+        # What the process holds from now on (modules, mappers) is never garbage: out of the
+        # cycle collector's way, its collections stay short.
+        gc.collect()
+        gc.freeze()
         async with listening(wakeups, database_url):
             await _run_until_stopped(worker, lifeline)
     finally:
@@ -200,7 +205,9 @@ async def child_main() -> None:
     settings = Settings.model_validate(given["settings"])
     configure_logging(settings.log_json)
     # Ready: say so once on stdout, which is then left to /dev/null.
-    os.write(1, READY + b"\n")
+    # A child started again after a crash is not waited for: its parent closed the pipe.
+    with contextlib.suppress(BrokenPipeError):
+        os.write(1, READY + b"\n")
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     await run_worker(given["database_url"], settings, reader)
 

@@ -240,17 +240,12 @@ def org_lock_key(org_id: str) -> int:
 class ProcessingRepository(Repository[PendingRead]):
     model = PendingRead
 
-    async def try_lock_org(self, org_id: str) -> bool:
-        row = await self.session.execute(
-            select(func.pg_try_advisory_xact_lock(org_lock_key(org_id)))
-        )
-        return bool(row.scalar_one())
-
     async def lock_org(self, org_id: str) -> None:
         await self.session.execute(select(func.pg_advisory_xact_lock(org_lock_key(org_id))))
 
-    async def commit_without_waiting_for_disk(self) -> None:
-        """This transaction's commit returns before its WAL reaches the disk.
+    async def start_batch(self, org_id: str) -> bool:
+        """Take the organisation's lock if no one else holds it (False when another worker
+        has it), and let this transaction's commit return before its WAL reaches the disk.
 
         Safe for a batch of pending reads only: the reads were durable when they were
         acknowledged, and this transaction deletes them together with writing what they
@@ -260,7 +255,13 @@ class ProcessingRepository(Repository[PendingRead]):
         edit that saw these rows) flushes the WAL up to itself, this commit included, so
         nothing that depends on the batch can outlive it.
         """
-        await self.session.execute(text("SET LOCAL synchronous_commit = off"))
+        # Through the session, which begins the transaction: on the driver's connection alone
+        # it, and the statements after it, would run outside any transaction.
+        sql = text(
+            "SELECT pg_try_advisory_xact_lock(:key), set_config('synchronous_commit', 'off', true)"
+        )
+        locked = await self.session.scalar(sql, {"key": org_lock_key(org_id)})
+        return bool(locked)
 
     async def orgs_with_pending(self) -> list[str]:
         """Organisations with reads waiting: one step down ix_pending_reads_org_id per
@@ -277,6 +278,18 @@ class ProcessingRepository(Repository[PendingRead]):
         sql = (
             f"SELECT {', '.join(READ_COLUMNS)} FROM pending_reads WHERE org_id = $1 "
             "ORDER BY id LIMIT $2"
+        )
+        driver = await self._driver()
+        return [ReadRow(*record) for record in await driver.fetch(sql, org_id, limit)]
+
+    async def take_pending(self, org_id: str, limit: int) -> list[ReadRow]:
+        """The oldest acknowledged reads, deleted from the queue in the same statement (the
+        transaction puts them back if the batch fails); in no particular order."""
+        columns = ", ".join(READ_COLUMNS)
+        sql = (
+            f"DELETE FROM pending_reads WHERE org_id = $1 AND id IN ("
+            f"SELECT id FROM pending_reads WHERE org_id = $1 ORDER BY id LIMIT $2) "
+            f"RETURNING {columns}"
         )
         driver = await self._driver()
         return [ReadRow(*record) for record in await driver.fetch(sql, org_id, limit)]

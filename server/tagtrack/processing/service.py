@@ -39,6 +39,9 @@ LEAVING = ("OUT", "GONE")
 KILL_SITE = "site"
 ZONE_TIME_EXCEPTION = "zoneTimeException"
 PROCESS_EXCEPTION = "processException"
+# Reads of one organisation a batch at most. Each batch costs a dozen loads whatever its
+# size, and a thing or event read in several batches is written once per batch.
+BATCH_READS = 20_000
 # Dwell alerts are looked for among visits that started this recently.
 OVERSTAY_LOOKBACK = timedelta(days=31)
 
@@ -516,17 +519,14 @@ class ProcessingService:
         self.settings = settings
         self.repository = ProcessingRepository(session)
 
-    async def process_pending(self, org_id: str, limit: int = 5000) -> Outcome:
+    async def process_pending(self, org_id: str, limit: int = BATCH_READS) -> Outcome:
         """Process the oldest acknowledged reads of one organisation, if no one else is."""
-        if not await self.repository.try_lock_org(org_id):
+        if not await self.repository.start_batch(org_id):
             return Outcome()
-        reads = await self.repository.pending(org_id, limit)
+        reads = await self.repository.take_pending(org_id, limit)
         if not reads:
             return Outcome()
-        await self.repository.commit_without_waiting_for_disk()
-        outcome = await BatchProcessor(self.session, self.settings, org_id).run(reads)
-        await self.repository.delete_pending(org_id, [r.id for r in reads])
-        return outcome
+        return await BatchProcessor(self.session, self.settings, org_id).run(reads)
 
     async def set_aside_oldest(self, org_id: str, why: str) -> None:
         """Drop the oldest pending read of an organisation, recording a processException."""

@@ -7,9 +7,10 @@ commit to every process's listener, which wakes its worker.
 
 import asyncio
 import contextlib
+import gc
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
 
 from sqlalchemy.exc import DBAPIError
@@ -37,6 +38,26 @@ PARTITIONS_INTERVAL_SECONDS = 600
 RETENTION_INTERVAL_SECONDS = 6 * 3600
 # After a failed batch, this many reads are retried one by one to find the bad one.
 ISOLATE_READS = 200
+
+
+@contextmanager
+def cycle_collection_paused() -> Iterator[None]:
+    """No cycle collection while a batch runs.
+
+    A batch allocates tens of thousands of rows that live until it ends. Collections in
+    the middle of it find no garbage among them, yet promote them to older generations,
+    and that triggers full collections of the whole heap: they took over half the time of
+    a batch. Paused, the rows are freed by reference counting when the batch ends; the few
+    cycles it made are collected afterwards as usual.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 class ProcessingWorker:
@@ -71,9 +92,10 @@ class ProcessingWorker:
             for org_id in orgs:
                 started = time.perf_counter()
                 try:
-                    async with self.sessionmaker() as session, session.begin():
-                        service = ProcessingService(session, self.settings)
-                        outcome = await service.process_pending(org_id)
+                    with cycle_collection_paused():
+                        async with self.sessionmaker() as session, session.begin():
+                            service = ProcessingService(session, self.settings)
+                            outcome = await service.process_pending(org_id)
                     if outcome.processed:
                         BATCH_READS.observe(outcome.processed)
                         BATCH_SECONDS.observe(time.perf_counter() - started)
