@@ -13,6 +13,7 @@ from starlette.middleware.base import BaseHTTPMiddleware
 from tagtrack import __version__
 from tagtrack.apikeys.router import router as apikeys_router
 from tagtrack.audit.router import router as audit_router
+from tagtrack.auth.cache import PrincipalCache, principal_cache
 from tagtrack.auth.router import router as auth_router
 from tagtrack.categories.router import pickers as categories_pickers_router
 from tagtrack.categories.router import router as categories_router
@@ -175,6 +176,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
         wakeups = Wakeups()
         try:
             async with (
+                principal_cache(app.state.principals, engine, url),
                 housekeeping(app.state.sessionmaker),
                 live_listener(app.state.live, url),
                 _processing(app.state.sessionmaker, settings, url, wakeups) as worker,
@@ -208,6 +210,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     app.state.settings = settings
     app.state.admission = Admission()
     app.state.live = LiveHub()
+    app.state.principals = PrincipalCache()
     app.state.storage = storage_from_settings(settings)
     install_error_handlers(app)
     app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)
