@@ -8,7 +8,6 @@ from typing import Any
 from fastapi import APIRouter, FastAPI
 from fastapi.responses import FileResponse
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from starlette.middleware.base import BaseHTTPMiddleware
 
 from tagtrack import __version__
 from tagtrack.apikeys.router import router as apikeys_router
@@ -24,7 +23,7 @@ from tagtrack.core.errors import NotFound, install_error_handlers
 from tagtrack.core.housekeeping import housekeeping
 from tagtrack.core.limits import BodySizeLimit
 from tagtrack.core.logging import RequestId, configure_logging
-from tagtrack.core.metrics import observe_request
+from tagtrack.core.metrics import RequestMetrics
 from tagtrack.core.partitions import ensure_partitions_logged
 from tagtrack.core.signing import load_install_secret
 from tagtrack.core.static import HashedAssets
@@ -213,7 +212,7 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
     app.state.principals = PrincipalCache()
     app.state.storage = storage_from_settings(settings)
     install_error_handlers(app)
-    app.add_middleware(BaseHTTPMiddleware, dispatch=observe_request)
+    app.add_middleware(RequestMetrics)
     # Photo uploads may be larger than any JSON body: the file plus the multipart framing.
     upload_limit = MAX_UPLOAD_BYTES + 1024**2
     app.add_middleware(
