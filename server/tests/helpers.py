@@ -1,5 +1,7 @@
 """Small assertions and builders shared by the API tests."""
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -8,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tagtrack.core.ids import ALL_SITES_ID
 from tagtrack.models import User
 from tests.conftest import FAST_HASH, PASSWORD, Org, make_client
+from tests.waiting import until
 
 OTHER_ID = "0123456789abcdef01234567"
 
@@ -25,6 +28,20 @@ def assert_error(
     if message is not None:
         assert message in body["message"], body
     return body
+
+
+@asynccontextmanager
+async def heard_by(app: Any) -> AsyncIterator[None]:
+    """Ends once the app has heard a change committed in the block to who a token is (the
+    notice every server process gets), whoever made it."""
+    principals = app.state.principals
+    before = principals.notices
+
+    async def heard() -> bool:
+        return bool(principals.notices > before)
+
+    yield
+    await until(heard)
 
 
 def site_body(name: str, **changes: Any) -> dict[str, Any]:

@@ -16,14 +16,16 @@ from tagtrack.main import create_app
 from tagtrack.models import UserSession
 from tagtrack.models.base import utcnow
 from tests.conftest import PASSWORD, Org, make_client
-from tests.helpers import assert_error
+from tests.helpers import assert_error, heard_by
 from tests.test_auth import NEW_PASSWORD, login, session_token, with_token
 
 
 async def session_row(
-    sessionmaker: async_sessionmaker[AsyncSession], token: str, **values: Any
+    app: Any, sessionmaker: async_sessionmaker[AsyncSession], token: str, **values: Any
 ) -> None:
-    async with sessionmaker() as session, session.begin():
+    """Change the session's row behind the app's back (its deadline brought forward, its
+    start moved), as another process would; the app has heard of it on return."""
+    async with heard_by(app), sessionmaker() as session, session.begin():
         stmt = update(UserSession).where(UserSession.token_hash == token_hash(token))
         await session.execute(stmt.values(**values))
 
@@ -44,12 +46,12 @@ async def test_a_session_unused_for_the_idle_time_ends(
     assert abs(await expires_at(sessionmaker, token) - (utcnow() + idle)) < timedelta(minutes=1)
     async with with_token(app, token) as client:
         # Used a while ago: a use now pushes the idle deadline on.
-        await session_row(sessionmaker, token, expires_at=utcnow() + timedelta(minutes=5))
+        await session_row(app, sessionmaker, token, expires_at=utcnow() + timedelta(minutes=5))
         assert (await client.get("/api/users/me")).status_code == 200
         pushed = await expires_at(sessionmaker, token)
         assert abs(pushed - (utcnow() + idle)) < timedelta(minutes=1)
         # Unused past the deadline: over.
-        await session_row(sessionmaker, token, expires_at=utcnow() - timedelta(seconds=1))
+        await session_row(app, sessionmaker, token, expires_at=utcnow() - timedelta(seconds=1))
         assert_error(await client.get("/api/users/me"), 401, "unauthorized")
 
 
@@ -61,11 +63,12 @@ async def test_a_session_ends_after_its_lifetime_however_busy(
     lifetime = timedelta(days=settings.session_days)
     async with with_token(app, token) as client:
         started = utcnow() - lifetime + timedelta(minutes=3)
-        await session_row(sessionmaker, token, created_at=started)
+        await session_row(app, sessionmaker, token, created_at=started)
         assert (await client.get("/api/users/me")).status_code == 200
         # The idle deadline never goes past the lifetime.
         assert await expires_at(sessionmaker, token) <= started + lifetime
         await session_row(
+            app,
             sessionmaker,
             token,
             created_at=utcnow() - lifetime - timedelta(seconds=1),

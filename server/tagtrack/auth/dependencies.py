@@ -1,5 +1,6 @@
 """The auth dependencies every endpoint starts with: a session cookie or an API key."""
 
+from dataclasses import replace
 from datetime import timedelta
 from typing import Annotated
 
@@ -7,6 +8,7 @@ from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.apikeys.repository import ApiKeyRepository
+from tagtrack.auth.cache import PrincipalCache
 from tagtrack.auth.principal import Principal, merge_grants
 from tagtrack.auth.repository import AuthRepository
 from tagtrack.core.db import DbSession
@@ -26,10 +28,10 @@ def _bearer(request: Request) -> str | None:
     return credentials.strip() if scheme.lower() == "bearer" else None
 
 
-async def _key_principal(session: DbSession, token: str, client: str) -> Principal:
-    key = await ApiKeyRepository(session).by_token_hash(token_hash(token)) if token else None
+async def _key_principal(session: DbSession, hashed: str) -> Principal | None:
+    key = await ApiKeyRepository(session).by_token_hash(hashed)
     if key is None:
-        raise Unauthorized("Invalid or deleted API key", reason="invalid api key")
+        return None
     rules = await RoleRepository(session).rules_for_roles(key.org_id, key.role_ids)
     grants = merge_grants((r.resource, r.create, r.modify, r.delete) for r in rules)
     # A key is never a super admin, whatever its roles say.
@@ -43,7 +45,6 @@ async def _key_principal(session: DbSession, token: str, client: str) -> Princip
         site_ids=tuple(key.site_ids),
         grants=grants,
         api_key_id=key.id,
-        client=client,
     )
 
 
@@ -53,27 +54,45 @@ async def load_principal(request: Request, session: DbSession) -> Principal:
 
 async def _principal(request: Request, session: AsyncSession, *, extend: bool) -> Principal:
     client = client_address(request)
+    cache: PrincipalCache = request.app.state.principals
     bearer = _bearer(request)
     if bearer is not None:
-        return await _key_principal(session, bearer, client)
+        hashed = token_hash(bearer) if bearer else ""
+        kept = cache.get(f"key:{hashed}") if hashed else None
+        if kept is not None:
+            return replace(kept.principal, client=client)
+        generation = cache.generation
+        principal = await _key_principal(session, hashed) if hashed else None
+        if principal is None:
+            raise Unauthorized("Invalid or deleted API key", reason="invalid api key")
+        cache.put(f"key:{hashed}", principal, generation)
+        return replace(principal, client=client)
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         raise Unauthorized("Not signed in")
     hashed = token_hash(token)
     repository = AuthRepository(session)
     settings = request.app.state.settings
-    user = await repository.session_user(
-        hashed,
-        utcnow(),
-        idle=timedelta(minutes=settings.session_idle_minutes),
-        lifetime=timedelta(days=settings.session_days),
-        extend=extend,
-    )
-    if user is None:
+    now = utcnow()
+    idle = timedelta(minutes=settings.session_idle_minutes)
+    lifetime = timedelta(days=settings.session_days)
+    kept = cache.get(hashed)
+    if kept is not None and kept.expires_at and kept.created_at and kept.usable(now, lifetime):
+        if extend:
+            expires_at = await repository.extend_session(
+                hashed, now, kept.expires_at, kept.created_at, idle, lifetime
+            )
+            if expires_at != kept.expires_at:
+                cache.moved_deadline(hashed, kept, expires_at)
+        return replace(kept.principal, client=client)
+    generation = cache.generation
+    found = await repository.session_user(hashed, now, idle=idle, lifetime=lifetime, extend=extend)
+    if found is None:
         raise Unauthorized("Session expired or signed out")
+    user = found.user
     rules = await RoleRepository(session).rules_for_roles(user.org_id, user.role_ids)
     grants = merge_grants((r.resource, r.create, r.modify, r.delete) for r in rules)
-    return Principal(
+    principal = Principal(
         user_id=user.id,
         org_id=user.org_id,
         name=user.name,
@@ -82,8 +101,9 @@ async def _principal(request: Request, session: AsyncSession, *, extend: bool) -
         site_ids=tuple(user.site_ids),
         grants=grants,
         session_token_hash=hashed,
-        client=client,
     )
+    cache.put(hashed, principal, generation, found.expires_at, found.created_at)
+    return replace(principal, client=client)
 
 
 SignedIn = Annotated[Principal, Depends(load_principal)]

@@ -1,9 +1,16 @@
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.models import LoginFailure, User, UserSession
+
+
+class SessionUser(NamedTuple):
+    user: User
+    expires_at: datetime
+    created_at: datetime
 
 
 class AuthRepository:
@@ -17,9 +24,9 @@ class AuthRepository:
         idle: timedelta,
         lifetime: timedelta,
         extend: bool = True,
-    ) -> User | None:
-        """The session's user; a use pushes the idle deadline on (unless extend is False),
-        never past the lifetime.
+    ) -> SessionUser | None:
+        """The session's user, and its deadline after this use; a use pushes the idle
+        deadline on (unless extend is False), never past the lifetime.
 
         The session (a global table, found by its token) names the organisation; the user is
         then read within it."""
@@ -41,15 +48,34 @@ class AuthRepository:
         )
         if user is None:
             return None
-        deadline = min(now + idle, user_session.created_at + lifetime)
-        # Written at most once a minute per session, not on every request.
-        if extend and abs(deadline - user_session.expires_at) > timedelta(minutes=1):
-            await self.session.execute(
-                update(UserSession)
-                .where(UserSession.token_hash == token_hash)
-                .values(expires_at=deadline)
+        expires_at, created_at = user_session.expires_at, user_session.created_at
+        if extend:
+            expires_at = await self.extend_session(
+                token_hash, now, expires_at, created_at, idle, lifetime
             )
-        return user
+        return SessionUser(user, expires_at, created_at)
+
+    async def extend_session(
+        self,
+        token_hash: str,
+        now: datetime,
+        expires_at: datetime,
+        created_at: datetime,
+        idle: timedelta,
+        lifetime: timedelta,
+    ) -> datetime:
+        """Push a used session's idle deadline on; the deadline it has now."""
+        deadline = min(now + idle, created_at + lifetime)
+        # Written at most once a minute per session, not on every request.
+        if abs(deadline - expires_at) <= timedelta(minutes=1):
+            return expires_at
+        await self.session.execute(
+            update(UserSession)
+            .where(UserSession.token_hash == token_hash)
+            .values(expires_at=deadline)
+            .execution_options(synchronize_session=False)
+        )
+        return deadline
 
     async def add_session(self, user: User, token_hash: str, expires_at: datetime) -> None:
         self.session.add(

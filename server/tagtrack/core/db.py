@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -69,10 +71,20 @@ def resolve_database_url(configured: str, data_dir: Path) -> str:
     return async_url(start_embedded_postgres(data_dir))
 
 
+def _drop_closed(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
+    """A connection the database ended while it sat in the pool (a restart, a terminated
+    backend) is replaced, not handed out. The event loop saw its socket close, so this costs
+    no round trip, where a ping costs three (BEGIN, the ping, ROLLBACK) on every checkout."""
+    if dbapi_connection._connection.is_closed():
+        raise DisconnectionError("the database closed this connection")
+
+
 def create_engine(url: str) -> AsyncEngine:
     # Connections opened beyond the pool are closed when returned; under a steady load that
     # churn (a new backend and its type set-up each time) costs more than idle connections.
-    return create_async_engine(url, pool_size=20, max_overflow=10, pool_pre_ping=True)
+    engine = create_async_engine(url, pool_size=20, max_overflow=10)
+    event.listen(engine.sync_engine, "checkout", _drop_closed)
+    return engine
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -9,7 +9,7 @@ metrics are this process's own.
 
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -18,7 +18,7 @@ from prometheus_client import multiprocess as prometheus_multiprocess
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from tagtrack.core.logging import get_logger
 from tagtrack.models.base import utcnow
@@ -132,29 +132,41 @@ def process_gone(pid: int) -> None:
         prometheus_multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
 
 
-async def observe_request(
-    request: Request, call_next: Callable[[Request], Awaitable[Response]]
-) -> Response:
-    started = time.perf_counter()
-    status = 500
-    try:
-        response = await call_next(request)
-        status = response.status_code
-        return response
-    finally:
-        route = request.scope.get("route")
-        path = getattr(route, "path", "unmatched")
-        # Routes of nested routers report their path without the /api prefix.
-        if request.url.path.startswith("/api/") and not path.startswith("/api"):
-            path = "/api" + path
-        elapsed = time.perf_counter() - started
-        HTTP_REQUESTS.labels(request.method, path, str(status)).inc()
-        HTTP_LATENCY.labels(request.method, path).observe(elapsed)
-        if request.url.path.startswith("/api"):
-            access_log.info(
-                "request",
-                method=request.method,
-                path=request.url.path,
-                status=status,
-                ms=round(elapsed * 1000, 1),
-            )
+class RequestMetrics:
+    """Counts and times every request, and logs each API call (plain ASGI: a call costs no
+    task and no stream of its own, as a BaseHTTPMiddleware's does)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        status = 500
+
+        async def send_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            _observe(scope, status, time.perf_counter() - started)
+
+
+def _observe(scope: Scope, status: int, elapsed: float) -> None:
+    method, url_path = scope["method"], Request(scope).url.path
+    path = getattr(scope.get("route"), "path", "unmatched")
+    # Routes of nested routers report their path without the /api prefix.
+    if url_path.startswith("/api/") and not path.startswith("/api"):
+        path = "/api" + path
+    HTTP_REQUESTS.labels(method, path, str(status)).inc()
+    HTTP_LATENCY.labels(method, path).observe(elapsed)
+    if url_path.startswith("/api"):
+        access_log.info(
+            "request", method=method, path=url_path, status=status, ms=round(elapsed * 1000, 1)
+        )

@@ -1,0 +1,143 @@
+"""Who each session token or API key is, kept for a few seconds by every server process.
+
+Every request starts by finding its caller: the session, the user and the rules of their
+roles. A console polling a page asks that same question every few seconds, so each process
+keeps the answer for TTL_SECONDS. It forgets everything at once when:
+
+- a statement of this process changes what the answer is read from (`watch_writes`): when
+  it runs, and again when its connection goes back to the pool (after its commit), so a
+  request that read the old rows meanwhile keeps nothing;
+- PostgreSQL notifies a change committed by any process (the triggers of migration
+  0015_principal_notices, on the same tables);
+- its LISTEN connection is lost, or comes back: nothing is kept while no one listens.
+
+The idle deadline of a session is checked on every request against what was kept, which is
+never later than the database's; at and past it the database is asked again.
+"""
+
+import re
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tagtrack.auth.principal import Principal
+from tagtrack.core.listening import Listener, Notice, listener_dsn
+from tagtrack.core.tasks import running
+
+PRINCIPALS_CHANNEL = "tagtrack_principals"
+TTL_SECONDS = 5.0
+MAX_ENTRIES = 10_000
+# Writes that change who a token is (the tables the notifying triggers watch). New sessions
+# and a session's idle deadline moving on change no one's answer.
+_CHANGES = re.compile(
+    r'\s*(?:(?:UPDATE|DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+(?:ONLY\s+)?"?'
+    r"(?:users|roles|access_rules|api_keys|sites|organizations)\b"
+    r'|INSERT\s+INTO\s+"?access_rules\b|(?:DELETE\s+FROM|TRUNCATE(?:\s+TABLE)?)\s+"?user_sessions\b)',
+    re.IGNORECASE,
+)
+_CHANGED = "principals changed"
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A caller as found, without the request's client address."""
+
+    principal: Principal
+    # A session's: its idle deadline as last read or written, and when it began.
+    expires_at: datetime | None
+    created_at: datetime | None
+    stored: float
+
+    def usable(self, now: datetime, lifetime: timedelta) -> bool:
+        if self.expires_at is None or self.created_at is None:
+            return True  # an API key: no deadline
+        return self.expires_at > now and self.created_at > now - lifetime
+
+
+class PrincipalCache(Listener):
+    name = "principals"
+
+    def __init__(self, ttl: float = TTL_SECONDS) -> None:
+        super().__init__()
+        self.ttl = ttl
+        self.entries: dict[str, Kept] = {}
+        # Bumped at every forgetting: a lookup that began before one keeps nothing.
+        self.generation = 0
+        self.notices = 0
+
+    def channels(self) -> dict[str, Notice]:
+        return {PRINCIPALS_CHANNEL: self._on_notice}
+
+    def listening(self) -> None:
+        self.forget()  # whatever changed while no one listened
+
+    def _on_notice(self, _connection: object, _pid: int, _channel: str, _payload: str) -> None:
+        self.notices += 1
+        self.forget()
+
+    def forget(self) -> None:
+        self.generation += 1
+        self.entries.clear()
+
+    def get(self, key: str) -> Kept | None:
+        if not self.connected.is_set():
+            return None
+        kept = self.entries.get(key)
+        if kept is None or time.monotonic() - kept.stored > self.ttl:
+            return None
+        return kept
+
+    def put(
+        self,
+        key: str,
+        principal: Principal,
+        generation: int,
+        expires_at: datetime | None = None,
+        created_at: datetime | None = None,
+    ) -> None:
+        """Keep what a lookup begun at `generation` found, unless something changed since."""
+        if generation != self.generation or not self.connected.is_set():
+            return
+        if len(self.entries) >= MAX_ENTRIES:
+            self.entries.clear()
+        self.entries[key] = Kept(principal, expires_at, created_at, time.monotonic())
+
+    def moved_deadline(self, key: str, kept: Kept, expires_at: datetime) -> None:
+        """This process moved the session's idle deadline on."""
+        if self.entries.get(key) is kept:
+            self.entries[key] = Kept(kept.principal, expires_at, kept.created_at, kept.stored)
+
+
+def watch_writes(engine: AsyncEngine, cache: PrincipalCache) -> None:
+    """Forget every caller when a statement through this engine changes who a token is."""
+
+    def executed(
+        conn: Any, _cursor: Any, statement: str, _params: Any, _context: Any, _many: bool
+    ) -> None:
+        if _CHANGES.match(statement):
+            conn.info[_CHANGED] = True
+            cache.forget()
+
+    def checked_in(_dbapi_connection: Any, record: Any) -> None:
+        if record is not None and record.info.pop(_CHANGED, False):
+            cache.forget()
+
+    event.listen(engine.sync_engine, "before_cursor_execute", executed)
+    event.listen(engine.sync_engine.pool, "checkin", checked_in)
+
+
+@asynccontextmanager
+async def principal_cache(
+    cache: PrincipalCache, engine: AsyncEngine, database_url: str
+) -> AsyncIterator[PrincipalCache]:
+    """Keep callers while this block runs: listen for changes, watch this process's writes."""
+    watch_writes(engine, cache)
+    async with running(cache.run(listener_dsn(database_url)), "principals"):
+        yield cache
+    cache.forget()

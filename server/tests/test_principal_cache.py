@@ -1,0 +1,198 @@
+"""Callers kept for a few seconds by each server process are forgotten the moment who they
+are changes: signed out, their roles or sites changed, deleted or deactivated, an API key
+deleted. In the process that made the change at once; in every other process serving the
+same database once PostgreSQL's notice reaches it. And the pool drops a connection the
+database ended instead of failing a request with it."""
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import text, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from tagtrack.auth.dependencies import SESSION_COOKIE
+from tagtrack.core.config import Settings
+from tagtrack.main import create_app
+from tagtrack.models import User
+from tests.conftest import Org, make_client
+from tests.helpers import assert_error, heard_by, signed_in_user
+
+
+@pytest.fixture
+async def other_app(database_url: str, settings: Settings) -> AsyncIterator[Any]:
+    """A second server process on the same database."""
+    application = create_app(settings, database_url=database_url)
+    async with application.router.lifespan_context(application):
+        await application.state.principals.connected.wait()
+        yield application
+
+
+def same_browser(app: Any, client: httpx.AsyncClient) -> httpx.AsyncClient:
+    """A client of `app` carrying the session cookie `client` signed in with."""
+    other = make_client(app)
+    other.cookies.set(SESSION_COOKIE, client.cookies[SESSION_COOKIE])
+    return other
+
+
+async def kept(app: Any, client: httpx.AsyncClient) -> None:
+    """The caller is signed in and now kept by the app."""
+    assert (await client.get("/api/users/me")).status_code == 200
+    assert len(app.state.principals.entries) > 0
+
+
+async def edit_user(admin: httpx.AsyncClient, user_id: str, **changes: Any) -> None:
+    user = (await admin.get(f"/api/users/{user_id}")).json()
+    user.update(changes)
+    response = await admin.put("/api/users", json=user)
+    assert response.status_code == 200, response.text
+
+
+async def events_of(client: httpx.AsyncClient, site: str) -> httpx.Response:
+    return await client.get("/api/events", params={"site": site})
+
+
+async def test_signing_out_ends_the_session_at_once(app, org_factory, sessionmaker) -> None:
+    org: Org = await org_factory()
+    client, _ = await signed_in_user(app, sessionmaker, org, ["Viewer"])
+    token = client.cookies[SESSION_COOKIE]
+    await kept(app, client)
+    assert (await client.post("/api/auth/logout")).status_code == 204
+    client.cookies.set(SESSION_COOKIE, token)
+    assert_error(await client.get("/api/users/me"), 401, "unauthorized")
+
+
+async def test_a_role_taken_away_is_refused_at_once(app, org_factory, sessionmaker) -> None:
+    org: Org = await org_factory()
+    client, user_id = await signed_in_user(app, sessionmaker, org, ["Administrator"])
+    assert (await client.get("/api/users")).status_code == 200
+    await kept(app, client)
+    await edit_user(org.client("Administrator"), user_id, roles=[org.role_ids["Viewer"]])
+    assert_error(await client.get("/api/users"), 403, "forbidden")
+
+
+async def test_a_site_taken_away_is_out_of_scope_at_once(app, org_factory, sessionmaker) -> None:
+    org: Org = await org_factory()
+    first, second = org.site_ids
+    client, user_id = await signed_in_user(app, sessionmaker, org, ["Viewer"], [first, second])
+    assert (await events_of(client, second)).status_code == 200
+    await edit_user(org.client("Administrator"), user_id, securityCtx={"sites": [first]})
+    assert_error(await events_of(client, second), 404, "not found")
+    assert (await events_of(client, first)).status_code == 200
+
+
+async def test_a_deleted_user_is_signed_out_at_once(app, org_factory, sessionmaker) -> None:
+    org: Org = await org_factory()
+    client, user_id = await signed_in_user(app, sessionmaker, org, ["Operator"])
+    await kept(app, client)
+    admin = org.client("Administrator")
+    assert (await admin.delete(f"/api/users/{user_id}")).status_code == 204
+    assert_error(await client.get("/api/users/me"), 401, "unauthorized")
+
+
+async def test_a_deleted_api_key_is_refused_at_once(app, org_factory) -> None:
+    org: Org = await org_factory()
+    admin = org.client("Administrator")
+    created = await admin.post(
+        "/api/apikeys",
+        json={
+            "name": "poller",
+            "roles": [org.role_ids["Viewer"]],
+            "securityCtx": {"sites": [org.site_ids[0]]},
+        },
+    )
+    assert created.status_code == 201, created.text
+    key = created.json()
+    headers = {"Authorization": f"Bearer {key['token']}"}
+    async with make_client(app) as caller:
+        assert (await caller.get("/api/sites", headers=headers)).status_code == 200
+        assert (await admin.delete(f"/api/apikeys/{key['_id']}")).status_code == 204
+        assert_error(await caller.get("/api/sites", headers=headers), 401, "invalid api key")
+
+
+async def test_another_process_hears_of_a_sign_out(
+    app, other_app, org_factory, sessionmaker
+) -> None:
+    org: Org = await org_factory()
+    client, _ = await signed_in_user(app, sessionmaker, org, ["Viewer"])
+    async with same_browser(other_app, client) as elsewhere:
+        await kept(other_app, elsewhere)
+        async with heard_by(other_app):
+            assert (await client.post("/api/auth/logout")).status_code == 204
+        assert_error(await elsewhere.get("/api/users/me"), 401, "unauthorized")
+
+
+async def test_another_process_hears_of_a_role_change(
+    app, other_app, org_factory, sessionmaker
+) -> None:
+    org: Org = await org_factory()
+    client, user_id = await signed_in_user(app, sessionmaker, org, ["Administrator"])
+    async with same_browser(other_app, client) as elsewhere:
+        assert (await elsewhere.get("/api/users")).status_code == 200
+        async with heard_by(other_app):
+            await edit_user(org.client("Administrator"), user_id, roles=[org.role_ids["Viewer"]])
+        assert_error(await elsewhere.get("/api/users"), 403, "forbidden")
+
+
+async def test_another_process_hears_of_a_site_taken_away(
+    app, other_app, org_factory, sessionmaker
+) -> None:
+    org: Org = await org_factory()
+    first, second = org.site_ids
+    client, user_id = await signed_in_user(app, sessionmaker, org, ["Viewer"], [first, second])
+    async with same_browser(other_app, client) as elsewhere:
+        assert (await events_of(elsewhere, second)).status_code == 200
+        async with heard_by(other_app):
+            await edit_user(org.client("Administrator"), user_id, securityCtx={"sites": [first]})
+        assert_error(await events_of(elsewhere, second), 404, "not found")
+
+
+async def test_every_process_hears_of_a_deactivation_made_outside_them(
+    app, other_app, org_factory, sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    """A user deactivated in the database (by another tool) is refused by both processes."""
+    org: Org = await org_factory()
+    client, user_id = await signed_in_user(app, sessionmaker, org, ["Viewer"])
+    async with same_browser(other_app, client) as elsewhere:
+        await kept(app, client)
+        await kept(other_app, elsewhere)
+        async with (
+            heard_by(app),
+            heard_by(other_app),
+            sessionmaker() as session,
+            session.begin(),
+        ):
+            await session.execute(
+                update(User).where(User.org_id == org.id, User.id == user_id).values(active=False)
+            )
+        assert_error(await client.get("/api/users/me"), 401, "unauthorized")
+        assert_error(await elsewhere.get("/api/users/me"), 401, "unauthorized")
+
+
+async def test_a_connection_the_database_ended_is_replaced(
+    app, org_factory, sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Connections ended by the database (a restart, an administrator) while idle in the
+    pool are not handed to a request."""
+    org: Org = await org_factory()
+    client = org.client("Viewer")
+    for _ in range(3):
+        assert (await client.get("/api/users/me")).status_code == 200
+    async with sessionmaker() as session, session.begin():
+        # Each backend waited for until it is gone: its socket is closed.
+        ended = await session.scalar(
+            text(
+                "SELECT count(pg_terminate_backend(pid, 10000)) FROM pg_stat_activity "
+                "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                "AND state = 'idle' AND query NOT ILIKE 'LISTEN%' AND query <> 'SELECT 1'"
+            )
+        )
+    assert ended
+    # A few turns of the event loop: it reads the closed sockets, as it would long before
+    # the next request to a server whose database restarted.
+    for _ in range(5):
+        await asyncio.sleep(0)
+    for _ in range(3):
+        assert (await client.get("/api/users/me")).status_code == 200
