@@ -30,6 +30,7 @@ import asyncpg
 import httpx
 
 from bench.common import (
+    _TLS,
     POLL_SECONDS,
     SESSION_COOKIE,
     Figure,
@@ -126,7 +127,9 @@ async def hold_stream(url: str, token: str, end: float, streams: Streams, offset
     """A console on a live page: its stream open until `end`, counting the notices."""
     timeout = httpx.Timeout(30, read=None)
     cookies = {SESSION_COOKIE: token}
-    async with httpx.AsyncClient(base_url=url, timeout=timeout, cookies=cookies) as client:
+    async with httpx.AsyncClient(
+        base_url=url, timeout=timeout, cookies=cookies, verify=_TLS
+    ) as client:
         await asyncio.sleep(offset)
         try:
             async with client.stream("GET", "/api/live") as response:
