@@ -2,7 +2,9 @@
 (processing, daily jobs) runs once, live notices reach every worker's streams, sign-in
 lockout counts across workers, and SIGTERM stops every process."""
 
+import os
 import signal
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +20,7 @@ import pytest
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from tests.database import fresh_database
-from tests.serve import Served, children, http_workers, processing_children, serve
+from tests.serve import TAGTRACK, Served, children, http_workers, processing_children, serve
 from tests.tracking import epc
 
 WORKERS = 2
@@ -282,6 +284,22 @@ def test_the_daily_jobs_run_once(server: Server) -> None:
         server.database, "SELECT count(*) FROM mail_outbox WHERE subject LIKE %s", "%daily report%"
     )
     assert mails == [(1,)]
+
+
+def test_a_server_that_cannot_listen_exits_with_the_startup_failure_code(server: Server) -> None:
+    port = server.served.url.rsplit(":", 1)[1]  # taken: the running server listens there
+    env = {
+        **os.environ,
+        "TAGTRACK_DATABASE_URL": server.database,
+        "TAGTRACK_PORT": port,
+        "TAGTRACK_WORKERS": str(WORKERS),
+        "TAGTRACK_LOG_JSON": "false",
+    }
+    failed = subprocess.run(
+        [str(TAGTRACK), "serve"], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert failed.returncode == 3, failed.stdout + failed.stderr
+    assert "cannot listen" in failed.stdout + failed.stderr
 
 
 def test_sigterm_stops_every_process(server: Server) -> None:

@@ -235,6 +235,7 @@ async def supervise(settings: Settings, url: str, count: int) -> int:
     sessionmaker = create_sessionmaker(engine)
     shared = SharedStatus()
     code = 0
+    stopping: asyncio.Future[None] | None = None
     try:
         await ensure_partitions_logged(sessionmaker, utcnow())
         async with singletons(sessionmaker, settings, url, Admission()) as (processing, mqtt):
@@ -251,8 +252,11 @@ async def supervise(settings: Settings, url: str, count: int) -> int:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(stop.wait(), WATCH_SECONDS)
             finally:
-                await asyncio.to_thread(workers.stop)
+                # The workers finish their answers while the background work stops.
+                stopping = asyncio.ensure_future(asyncio.to_thread(workers.stop))
     finally:
+        if stopping is not None:
+            await stopping
         sock.close()
         await engine.dispose()
     return code
