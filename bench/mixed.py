@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from tempfile import TemporaryDirectory
 from urllib.parse import urlencode
 
@@ -170,6 +171,12 @@ async def watch_backlog(database: str, end: float, worst: Backlog) -> None:
         await connection.close()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time the process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def family(pid: int) -> dict[int, str]:
     """The server's processes by pid, named by role."""
     roles = {pid: "supervisor"}
@@ -211,6 +218,8 @@ async def load(
     for p in processes:
         reset_peak_rss(p)
     load_before = os.getloadavg()
+    cpu_before = {p: cpu_seconds(p) for p in processes}
+    client_before = time.process_time()
     started = time.monotonic()
     end = started + args.seconds
     per_reader = args.rate / args.batch / READERS
@@ -228,6 +237,8 @@ async def load(
         watch_backlog(database, end, worst),
     )
     elapsed = time.monotonic() - started
+    client_cpu = (time.process_time() - client_before) / elapsed
+    cpu = {p: (cpu_seconds(p) - cpu_before[p]) / elapsed for p in processes}
     load_after = os.getloadavg()
     after = {p: rss_mib(p) for p in processes}
     peaks = {p: peak_rss_mib(p) for p in processes}
@@ -267,6 +278,9 @@ async def load(
                 "all processes peak RSS", sum(peaks.values()), "MiB", "before the load",
                 sum(before.values()),
             ),
+            # Cores busy: a process near 1.0 is saturated; the load's own client too.
+            *(Figure(f"{role} CPU", cpu[p], "cores", "run", 1.0) for p, role in processes.items()),
+            Figure("load generator CPU", client_cpu, "cores", "run", 1.0),
         ],
     )  # fmt: skip
     return Run(
