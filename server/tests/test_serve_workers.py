@@ -316,7 +316,7 @@ def test_sigterm_stops_every_process(server: Server) -> None:
     # Workers, the processing child and multiprocessing's resource tracker (which ends
     # when it sees its parent's pipe close): all gone with it.
     def left() -> dict[int, str]:
-        return {pid: command for pid, command in family.items() if Path(f"/proc/{pid}").exists()}
+        return {pid: command for pid, command in family.items() if running(pid)}
 
     deadline = time.monotonic() + 10
     while left() and time.monotonic() < deadline:
@@ -324,3 +324,28 @@ def test_sigterm_stops_every_process(server: Server) -> None:
     assert left() == {}
     assert "Traceback" not in server.served.text(), server.served.text()
     assert not server.folder.exists()
+
+
+def running(pid: int) -> bool:
+    """Still running (an exited process its new parent has not reaped yet is not)."""
+    try:
+        return "\nState:\tZ" not in Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+
+
+def test_a_killed_supervisor_leaves_no_worker_serving() -> None:
+    with fresh_database() as database:
+        env = {"TAGTRACK_DATABASE_URL": database, "TAGTRACK_WORKERS": str(WORKERS)}
+        with serve(env, stop_signal=signal.SIGTERM, timeout=STARTUP_SECONDS) as served:
+            pid = served.process.pid
+            family = eventually(lambda: len(http_workers(pid)) == WORKERS and children(pid))
+            served.process.kill()  # no chance to stop anything itself
+            served.process.wait()
+            # The workers see their parent gone, the processing child its pipe closed.
+            deadline = time.monotonic() + 60
+            while (left := [p for p in family if running(p)]) and (time.monotonic() < deadline):
+                time.sleep(0.2)
+            assert left == [], {p: family[p] for p in left}
+            with pytest.raises(httpx.ConnectError):
+                httpx.get(f"{served.url}/healthz", timeout=5)
