@@ -34,6 +34,7 @@ from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.rules import ADMINISTRATOR
+from tests.serve import http_workers
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
 PASSWORD = "Bench-Marking-Password-1"
@@ -293,6 +294,17 @@ def _status_kib(pid: int, field_name: str) -> int:
         if line.startswith(f"{field_name}:"):
             return int(line.split()[1])
     return 0
+
+
+def http_worker(pid: int) -> int:
+    """The one HTTP worker of a `tagtrack serve` run with TAGTRACK_WORKERS=1: the process
+    that answers requests, whose memory an export or upload grows."""
+
+    deadline = time.monotonic() + 60
+    while not (found := http_workers(pid)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    (worker,) = found
+    return worker
 
 
 def rss_mib(pid: int) -> float:

@@ -30,6 +30,7 @@ from bench.common import (
     Floor,
     counted,
     driver_url,
+    http_worker,
     peak_rss_mib,
     report,
     reset_peak_rss,
@@ -224,9 +225,9 @@ def main(args: argparse.Namespace) -> None:
         asyncio.run(seed_events(url, floor, args.rows))
         root = Path(data_dir) / "images"
         paths = asyncio.run(seed_images(url, floor, root, args.zip_mb))
-        env = server_env(url, data_dir, processing="false")
+        env = server_env(url, data_dir, processing="false", workers="1")
         with serve(env) as served:
-            pid = served.process.pid
+            pid = http_worker(served.process.pid)
             xlsx, zipped = asyncio.run(run(served.url, pid, floor))
         sql = ACTIVITY_SQL.format(
             org=floor.org_id,

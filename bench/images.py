@@ -27,6 +27,7 @@ from bench.common import (
     ADMIN,
     PASSWORD,
     Figure,
+    http_worker,
     peak_rss_mib,
     report,
     reset_peak_rss,
@@ -176,9 +177,9 @@ def main(args: argparse.Namespace) -> None:
     with TemporaryDirectory(prefix="tagtrack-bench-images-") as data_dir, fresh_database() as url:
         upgrade(url)
         floor = asyncio.run(seed_floor(url, 1, 0))
-        env = server_env(url, data_dir, processing="false")
+        env = server_env(url, data_dir, processing="false", workers="1")
         with serve(env) as served:
-            pid = served.process.pid
+            pid = http_worker(served.process.pid)
             before = rss_mib(pid)
             reset_peak_rss(pid)
             seconds, failed = asyncio.run(

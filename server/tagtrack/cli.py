@@ -11,7 +11,6 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from types import FrameType
 from typing import Annotated
 
 import typer
@@ -20,11 +19,6 @@ from tagtrack.core.config import Settings, get_settings
 from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
 from tagtrack.core.logging import configure_logging
 from tagtrack.core.migrate import upgrade
-
-# Longer than the idle timeout of clients and of load balancers in front (often 60 s), so
-# the client closes an idle connection: a server closing it just as a request is sent
-# resets that request.
-KEEP_ALIVE_SECONDS = 75
 
 app = typer.Typer(help="TagTrack server", no_args_is_help=True)
 
@@ -110,10 +104,7 @@ def serve(
 
 
 def _serve(demo: bool, host: str | None, port: int | None) -> None:
-    import uvicorn
-    from uvicorn.config import STARTUP_FAILURE
-
-    from tagtrack.main import create_app
+    from tagtrack.core.workers import supervise, worker_count
 
     settings = get_settings().model_copy(
         update={
@@ -124,30 +115,12 @@ def _serve(demo: bool, host: str | None, port: int | None) -> None:
     )
     url = _database(settings)
     asyncio.run(_first_start(url, settings, settings.demo))
-    # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through Python (not
-    # the default handler) lets the embedded PostgreSQL be stopped on the way out.
+    # Until the supervisor takes the signals over: exiting through Python (not the default
+    # handler) lets the embedded PostgreSQL be stopped on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    application = create_app(settings, database_url=url)
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-            super().handle_exit(sig, frame)
-            # uvicorn lets running answers finish before it stops: end the live streams now.
-            application.state.live.close_streams()
-
-    config = uvicorn.Config(
-        application,
-        host=settings.host,
-        port=settings.port,
-        log_config=None,
-        proxy_headers=False,
-        timeout_keep_alive=KEEP_ALIVE_SECONDS,
-    )
-    server = Server(config)
-    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C, re-raised after a clean stop
-        server.run()
-    if not server.started:
-        sys.exit(STARTUP_FAILURE)
+    code = asyncio.run(supervise(settings, url, worker_count(settings)))
+    if code:
+        sys.exit(code)
 
 
 async def _ensure_partitions(url: str) -> list[str]:

@@ -31,6 +31,7 @@ from tagtrack.core.signing import load_install_secret
 from tagtrack.core.static import HashedAssets
 from tagtrack.core.wakeups import MAIL_CHANNEL, Wakeups, listening
 from tagtrack.core.web_security import SameOriginWrites, SecurityHeaders
+from tagtrack.core.workers import SharedStatus
 from tagtrack.demo.seed import SITES as DEMO_SITES
 from tagtrack.demo.simulator import running_simulator
 from tagtrack.endpoints.router import router as endpoints_router
@@ -41,7 +42,7 @@ from tagtrack.images.router import router as images_router
 from tagtrack.images.storage import storage_from_settings
 from tagtrack.imports.router import router as imports_router
 from tagtrack.imports.workbook import MAX_FILE_BYTES as MAX_WORKBOOK_BYTES
-from tagtrack.ingest.mqtt import mqtt_subscriber
+from tagtrack.ingest.mqtt import MqttSubscriber, mqtt_subscriber
 from tagtrack.ingest.openapi import payload_schemas
 from tagtrack.ingest.router import router as ingest_router
 from tagtrack.ingest.router import user_router as user_reads_router
@@ -184,7 +185,35 @@ def _document_schemas(app: FastAPI, schemas: dict[str, Any]) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def create_app(settings: Settings | None = None, database_url: str | None = None) -> FastAPI:
+@asynccontextmanager
+async def singletons(
+    sessionmaker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    url: str,
+    admission: Admission,
+) -> AsyncIterator[tuple[ProcessingWorker | ProcessingProcess, MqttSubscriber | None]]:
+    """The background work an installation runs once, whatever the number of HTTP workers:
+    processing, clean-up, mail, daily jobs, the MQTT subscription and the demo simulator."""
+    wakeups = Wakeups()
+    async with (
+        housekeeping(sessionmaker),
+        _processing(sessionmaker, settings, url, wakeups) as worker,
+        outbox_sender(sessionmaker, settings, wakeups.event(MAIL_CHANNEL)),
+        listening(wakeups, url),
+        daily_jobs(sessionmaker, settings),
+        mqtt_subscriber(sessionmaker, settings, admission) as subscriber,
+        _demo_simulator(sessionmaker, settings),
+    ):
+        yield worker, subscriber
+
+
+def create_app(
+    settings: Settings | None = None,
+    database_url: str | None = None,
+    shared: SharedStatus | None = None,
+) -> FastAPI:
+    """The whole server in this process; given the supervisor's shared status, one HTTP worker
+    of several, whose background work the supervisor runs once for all."""
     settings = settings or get_settings()
 
     @asynccontextmanager
@@ -196,24 +225,22 @@ def create_app(settings: Settings | None = None, database_url: str | None = None
         secret = settings.secret_key or await load_install_secret(app.state.sessionmaker)
         await ensure_partitions_logged(app.state.sessionmaker, utcnow())
         app.state.settings = settings.model_copy(update={"secret_key": secret})
-        wakeups = Wakeups()
         try:
             async with (
                 principal_cache(app.state.principals, engine, url),
-                housekeeping(app.state.sessionmaker),
                 live_listener(app.state.live, url),
-                _processing(app.state.sessionmaker, settings, url, wakeups) as worker,
-                outbox_sender(app.state.sessionmaker, settings, wakeups.event(MAIL_CHANNEL)),
-                listening(wakeups, url),
-                daily_jobs(app.state.sessionmaker, settings),
-                mqtt_subscriber(
-                    app.state.sessionmaker, settings, app.state.admission
-                ) as subscriber,
-                _demo_simulator(app.state.sessionmaker, settings),
             ):
-                app.state.processing = worker
-                app.state.mqtt = subscriber
-                yield
+                if shared is not None:
+                    app.state.processing = shared.processing
+                    app.state.mqtt = shared.mqtt if settings.mqtt_url else None
+                    yield
+                    return
+                async with singletons(
+                    app.state.sessionmaker, settings, url, app.state.admission
+                ) as (worker, subscriber):
+                    app.state.processing = worker
+                    app.state.mqtt = subscriber
+                    yield
         finally:
             await engine.dispose()
 

@@ -101,6 +101,32 @@ def serve(
         reader.join(timeout=5)
 
 
+def children(pid: int) -> dict[int, str]:
+    """The child processes of pid: their command lines by pid."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            status = (entry / "status").read_text()
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if re.search(rf"^PPid:\s+{pid}$", status, re.MULTILINE):
+            found[int(entry.name)] = command
+    return found
+
+
+def processing_children(pid: int) -> list[int]:
+    return [
+        child for child, command in children(pid).items() if "-m tagtrack.processing" in command
+    ]
+
+
+def http_workers(pid: int) -> list[int]:
+    return [child for child, command in children(pid).items() if "spawn_main" in command]
+
+
 def reader_key(url: str, username: str, password: str, site_name: str = "Dock") -> str:
     """Sign in, add a site and an endpoint on it; return the endpoint's key."""
     with httpx.Client(base_url=url, timeout=10) as admin:

@@ -21,7 +21,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from tagtrack.core.ids import new_id
 from tests.broker import mqtt_broker
 from tests.database import fresh_database
-from tests.serve import ROOT, Served, free_port, serve
+from tests.serve import ROOT, Served, children, free_port, processing_children, serve
 from tests.tracking import epc
 
 MAX_PENDING = 5
@@ -122,16 +122,9 @@ def eventually(check: Callable[[], Any], seconds: float = 30) -> Any:
 
 def child_of(pid: int) -> int:
     """The processing child of the server process."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            status = (entry / "status").read_text()
-        except OSError:
-            continue
-        if re.search(rf"^PPid:\s+{pid}$", status, re.MULTILINE):
-            return int(entry.name)
-    raise AssertionError("the server has no processing child")
+    found = processing_children(pid)
+    assert len(found) == 1, children(pid)
+    return found[0]
 
 
 def metrics_folder(served: Served) -> Path:

@@ -21,6 +21,8 @@ class Settings(BaseSettings):
     data_dir: Path = Path("./data")
     host: str = "127.0.0.1"
     port: int = 8000
+    # HTTP worker processes of `tagtrack serve` (0: one per core it may use).
+    workers: int = 0
     storage_url: str = ""
     smtp_url: str = ""
     mqtt_url: str = ""
