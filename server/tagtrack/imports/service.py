@@ -305,7 +305,8 @@ class ImportService:
             things.append(
                 {
                     "id": plan.thing, "org_id": principal.org_id, "site_id": site_id,
-                    "thing_class": "item", "data": {}, "time_created": now,
+                    "class": "item", "data": "{}", "direction": "", "map_id": "",
+                    "alarm_tamper": False, "alarm_tamper_tag": "", "time_created": now,
                     "time_modified": now, **stored_common(plan.common, []),
                 }
             )  # fmt: skip
