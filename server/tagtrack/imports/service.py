@@ -1,5 +1,6 @@
 """Import Assets: read a workbook, keep the header mapping, turn rows into items."""
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,7 +51,7 @@ from tagtrack.lookups.tracking import site_for_write
 from tagtrack.models import ImageCategory, Site, Thing, Zone
 from tagtrack.models.base import utcnow
 from tagtrack.settings.repository import SettingsRepository
-from tagtrack.settings.schemas import ImportMapping, SiteSettingsBody
+from tagtrack.settings.schemas import HeaderAssetField, ImportMapping, SiteSettingsBody
 from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.service import SiteService
 from tagtrack.things.repository import ThingRepository
@@ -183,25 +184,49 @@ class ImportService:
         )
 
     async def import_rows(self, principal: Principal, body: ImportRows) -> ImportRowsResult:
-        """A batch of rows, each on its own: rows that pass the checks and whose tags nobody
-        carries are written together; the others answer their refusal, or (filling in a
-        duplicate, or when a bulk write fails) go through the single-row path one by one."""
         site = await site_for_write(self.sites, principal, body.site)
         settings = await self.site_settings(site)
         zone = await self.zone_of_site(principal, site.id, body.zone) if body.zone else None
         check_mapping(body.headerAssetFields, None)
+        results = await self.import_batch(
+            principal,
+            site.id,
+            zone,
+            settings,
+            body.headerAssetFields,
+            [r.cells for r in body.rows],
+            update_duplicate=body.updateDuplicate,
+        )
+        return ImportRowsResult(results=results)
+
+    async def import_batch(
+        self,
+        principal: Principal,
+        site_id: str,
+        zone: Zone | None,
+        settings: SiteSettingsBody,
+        mapping: Sequence[HeaderAssetField],
+        rows: Sequence[Mapping[str, str]],
+        *,
+        update_duplicate: bool,
+    ) -> list[BatchRowResult]:
+        """A batch of rows (cells by header), each on its own, one result per row in order:
+        rows that pass the checks and whose tags nobody carries are written together; the
+        others answer their refusal, or (filling in a duplicate, or when a bulk write fails)
+        go through the single-row path one by one. The caller has checked the site, the zone
+        and the mapping."""
         options = settings.importSettings
         if zone is None and options.requireZone:
             raise BadRequest(ZONE_REQUIRED, reason="zone required")
         require_right(principal, "item", "create")
         # The tag lookup's generic plan slowed down as an organisation's tags grew.
         await self.repository.plan_for_these_values()
-        results: list[BatchRowResult | None] = [None] * len(body.rows)
+        results: list[BatchRowResult | None] = [None] * len(rows)
         planned: list[_Planned] = []
-        for index, batch_row in enumerate(body.rows):
+        for index, cells in enumerate(rows):
             try:
-                check_headers(body.headerAssetFields, batch_row.cells)
-                row = row_fields(body.headerAssetFields, batch_row.cells)
+                check_headers(mapping, cells)
+                row = row_fields(mapping, cells)
                 planned.append(_Planned(index, row, self._checked(row)))
             except AppError as exc:
                 results[index] = _refusal(exc)
@@ -212,11 +237,11 @@ class ImportService:
                 plan.row.tags = [await self._generated_tag(principal.org_id, prefix)]
                 plan.common.tags = plan.row.tags
             plan.tags = normalize_tags(plan.row.all_tags())
-        fast, slow = await self._sort_out(principal, planned, settings, body, results)
+        fast, slow = await self._sort_out(principal, planned, settings, update_duplicate, results)
         if fast:
             try:
                 async with self.session.begin_nested():
-                    await self._write(principal, site.id, fast)
+                    await self._write(principal, site_id, fast)
             except DBAPIError:
                 # A value PostgreSQL refuses: find its row through the single-row path.
                 fast, slow = [], sorted([*fast, *slow], key=lambda p: p.index)
@@ -229,8 +254,10 @@ class ImportService:
                 status="complete", thing=plan.thing, tags=plan.tags, createdCategories=plan.created
             )
         for plan in slow:
-            results[plan.index] = await self._one(principal, site.id, zone, settings, plan, body)
-        return ImportRowsResult(results=[r for r in results if r is not None])
+            results[plan.index] = await self._one(
+                principal, site_id, zone, settings, plan, update_duplicate
+            )
+        return [r for r in results if r is not None]
 
     def _checked(self, row: RowFields) -> CommonCreate:
         """What the single-row path refuses before writing anything."""
@@ -269,7 +296,7 @@ class ImportService:
         principal: Principal,
         planned: list[_Planned],
         settings: SiteSettingsBody,
-        body: ImportRows,
+        update_duplicate: bool,
         results: list[BatchRowResult | None],
     ) -> tuple[list[_Planned], list[_Planned]]:
         """Rows whose tags no thing and no earlier row carries (written in bulk), and the
@@ -287,7 +314,7 @@ class ImportService:
             found = [t for t in candidates[plan.index] if t in taken]
             if not found:
                 fast.append(plan)
-            elif body.updateDuplicate:
+            elif update_duplicate:
                 slow.append(plan)
             else:
                 prefixed = [t for t in found if t not in plan.tags]
@@ -320,14 +347,14 @@ class ImportService:
         zone: Zone | None,
         settings: SiteSettingsBody,
         plan: _Planned,
-        body: ImportRows,
+        update_duplicate: bool,
     ) -> BatchRowResult:
         """A row through the single-row path, undone alone when it fails."""
         try:
             async with self.session.begin_nested():
                 done = await self.import_fields(
                     principal, site_id, zone, settings, plan.row,
-                    update_duplicate=body.updateDuplicate,
+                    update_duplicate=update_duplicate,
                 )  # fmt: skip
         except AppError as exc:
             return _refusal(exc)
