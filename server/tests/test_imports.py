@@ -444,6 +444,87 @@ async def test_a_batch_answers_each_row_in_order(org_factory) -> None:
     assert await thing_count(client, site) == 4
 
 
+def single_result(response: httpx.Response) -> dict[str, Any]:
+    """A single-row call's answer as a batch answers that row."""
+    body = response.json()
+    if response.status_code == 201:
+        return {"status": body["status"], "reason": "", "tags": body["tags"],
+                "createdCategories": body["createdCategories"]}  # fmt: skip
+    assert response.status_code == 400, response.text
+    status = "duplicate" if body["reason"] == "duplicate" else "error"
+    return {"status": status, "reason": body["message"], "tags": [], "createdCategories": []}
+
+
+async def stored(client: httpx.AsyncClient, site: str) -> list[tuple[Any, ...]]:
+    """What an organisation holds after an import: its items and its category names."""
+    listed = (await client.get("/api/things", params={"site": site, "limit": 100})).json()
+    things = sorted(
+        (t["common"]["name"], t["common"]["serial"], t["common"]["tags"], t["common"]["tags1"],
+         t["common"]["categories"], t["common"]["labels"], bool(t["state"]["zone"]))
+        for t in listed
+    )  # fmt: skip
+    categories = sorted(c["name"] for c in (await client.get("/api/categories")).json())
+    return [*things, tuple(categories)]
+
+
+async def test_a_batch_answers_each_row_as_the_single_row_call_would(org_factory) -> None:
+    """The same rows into two organisations set up alike, one row at a time into the one and
+    in one batch into the other: the same answer for every row, and the same items and
+    categories stored, none of them from a refused row."""
+    rows = [
+        cells("Crate 1", "B1", Category="Boxes"),
+        cells("Someone else's pump", "b100", Category="Only on a duplicate"),
+        cells("", "B2", Category="Only on a nameless row"),
+        cells("Crate 3", "B3", Category="boxes; Lids", Labels="red"),
+        cells("Crate 1 again", "B1", Category="Late"),
+        cells("Far too long " * 30, "B4", Category="Only on a long name"),
+        cells("Crate 5", "B5 ;b6", Category="Late"),
+        cells("Loose item", Category="Late"),
+        cells("Mixed", "B7; B100"),
+        cells("Prefixed", "P1"),
+        cells("Spare of crate 3", "B8", **{"Alt EPC": "b3"}),
+        cells("Crate 9", "B9", **{"Serial No": "S-9", "Alt EPC": "B10"}),
+        cells("Loose item", "B11"),
+    ]
+    answers: list[list[dict[str, Any]]] = []
+    holdings = []
+    for one_by_one in (True, False):
+        org: Org = await org_factory()
+        admin = org.client("Administrator")
+        client = org.client("Manager")
+        site = org.site_ids[0]
+        await prefix_tags(admin, site)
+        zone = await make_zone(admin, site, "Dock")
+        for name, tag in (("Pump", "B100"), ("Prefixed pump", "ACMEP1")):
+            made = await client.post("/api/import/row", json=row_body(site, cells(name, tag)))
+            assert made.status_code == 201, made.text
+        if one_by_one:
+            answers.append([
+                single_result(await client.post(
+                    "/api/import/row", json=row_body(site, row, zone=zone["_id"])
+                ))
+                for row in rows
+            ])  # fmt: skip
+        else:
+            results = await post_batch(client, site, rows, zone=zone["_id"])
+            answers.append([{k: r[k] for k in answers[0][0]} for r in results])
+        holdings.append(await stored(client, site))
+    single, batch = answers
+    for index, (expected, got) in enumerate(zip(single, batch, strict=True)):
+        assert got == expected, (index, rows[index]["Asset"])
+    assert [r["status"] for r in batch] == [
+        "complete", "duplicate", "error", "complete", "duplicate", "error", "complete",
+        "complete", "duplicate", "duplicate", "duplicate", "complete", "complete",
+    ]  # fmt: skip
+    assert batch[7]["tags"] == ["ACME00000001"]
+    assert [r["createdCategories"] for r in batch if r["status"] == "complete"] == [
+        ["Boxes"], ["Lids"], ["Late"], [], [], [],
+    ]  # fmt: skip
+    assert holdings[1] == holdings[0]
+    assert "Only on a duplicate" not in holdings[1][-1]
+    assert len(holdings[1]) == 2 + 6 + 1
+
+
 async def test_a_row_the_database_refuses_fails_alone(org_factory) -> None:
     org: Org = await org_factory()
     client = org.client("Manager")

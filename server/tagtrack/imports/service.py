@@ -230,7 +230,6 @@ class ImportService:
                 planned.append(_Planned(index, row, self._checked(row)))
             except AppError as exc:
                 results[index] = _refusal(exc)
-        await self._batch_categories(principal, planned)
         prefix = settings.orgTagPrefix
         for plan in planned:
             if not plan.row.all_tags() and options.generatePrefixTag:
@@ -238,6 +237,8 @@ class ImportService:
                 plan.common.tags = plan.row.tags
             plan.tags = normalize_tags(plan.row.all_tags())
         fast, slow = await self._sort_out(principal, planned, settings, update_duplicate, results)
+        # A refused row creates no category, as when it is sent alone.
+        await self._batch_categories(principal, sorted([*fast, *slow], key=lambda p: p.index))
         if fast:
             try:
                 async with self.session.begin_nested():
