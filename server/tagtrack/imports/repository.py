@@ -3,6 +3,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import asyncpg
+import orjson
 from sqlalchemy import BigInteger, cast, func, insert, or_, select
 from sqlalchemy.exc import DBAPIError
 
@@ -10,12 +11,13 @@ from tagtrack.kit.repository import Repository
 from tagtrack.models import ImageCategory, Site, ThingTag, Zone
 from tagtrack.processing.repository import any_of
 
-# What an imported thing is written with; the state columns keep their defaults (no zone).
-_THING_COLUMNS = (
+# Every column of an imported thing, its state included.
+_COLUMNS = (
     "id", "org_id", "site_id", "class", "name", "description", "serial", "tag1", "tag2",
     "tags", "tags1", "tags2", "categories", "labels", "parents", "photo", "data",
-    "direction", "map_id", "alarm_tamper", "alarm_tamper_tag", "time_created",
-    "time_modified",
+    "zone_id", "last_event", "last_endpoint_time", "last_zone_time", "last_zone_read",
+    "endpoint_id", "direction", "location_tag_id", "xy", "map_id", "alarm_tamper",
+    "alarm_tamper_tag", "alarm_tamper_time", "time_created", "time_modified",
 )  # fmt: skip
 
 
@@ -80,16 +82,19 @@ class ImportRepository(Repository[ImageCategory]):
     async def add_things(
         self, org_id: str, things: Sequence[dict[str, Any]], tags: dict[str, list[str]]
     ) -> None:
-        """New things (every column of _THING_COLUMNS, with ids) and their tags (by thing
+        """New things (every column of _COLUMNS, with ids) and their tags (by thing
         id), each table in one COPY: a batch's rows cost the database and the driver far
         less than as statement parameters."""
-        records = [tuple(thing[c] for c in _THING_COLUMNS) for thing in things]
+        records = [
+            tuple(orjson.dumps(thing[c]).decode() if c == "data" else thing[c] for c in _COLUMNS)
+            for thing in things
+        ]
         tag_records = [
             (org_id, tag, thing_id) for thing_id, carried in tags.items() for tag in carried
         ]
         driver = await self._driver()
         async with _as_dbapi_error("COPY things"):
-            await driver.copy_records_to_table("things", records=records, columns=_THING_COLUMNS)
+            await driver.copy_records_to_table("things", records=records, columns=_COLUMNS)
             if tag_records:
                 await driver.copy_records_to_table(
                     "thing_tags", records=tag_records, columns=("org_id", "tag", "thing_id")

@@ -50,6 +50,8 @@ from tagtrack.imports.workbook import WorkbookRefused, read_all
 from tagtrack.lookups.tracking import site_for_write
 from tagtrack.models import ImageCategory, Site, Thing, Zone
 from tagtrack.models.base import utcnow
+from tagtrack.processing.repository import ThingRow
+from tagtrack.processing.service import FreshThings
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.settings.schemas import HeaderAssetField, ImportMapping, SiteSettingsBody
 from tagtrack.sites.repository import SiteRepository
@@ -94,6 +96,21 @@ def _unstorable(exc: DBAPIError) -> BatchRowResult:
     if sqlstate.startswith("22"):
         return BatchRowResult(status="error", reason="The row holds a value that cannot be stored")
     raise exc
+
+
+# A new item's state: in no zone, seen nowhere yet.
+_NO_STATE: dict[str, Any] = {
+    "zone_id": None, "last_event": None, "last_endpoint_time": None, "last_zone_time": None,
+    "last_zone_read": None, "endpoint_id": None, "direction": "", "location_tag_id": None,
+    "xy": [0.0, 0.0], "map_id": "", "alarm_tamper": False, "alarm_tamper_tag": "",
+    "alarm_tamper_time": None, "data": {},
+}  # fmt: skip
+
+
+def _new_state(org_id: str, site_id: str, thing_id: str) -> ThingRow:
+    # Lists and mappings of its own: processing may change them in place.
+    state = {**_NO_STATE, "xy": [0.0, 0.0], "data": {}}
+    return ThingRow(id=thing_id, org_id=org_id, site_id=site_id, stored=False, **state)
 
 
 @dataclass
@@ -242,14 +259,10 @@ class ImportService:
         if fast:
             try:
                 async with self.session.begin_nested():
-                    await self._write(principal, site_id, fast)
+                    await self._write(principal, site_id, zone, fast)
             except DBAPIError:
                 # A value PostgreSQL refuses: find its row through the single-row path.
                 fast, slow = [], sorted([*fast, *slow], key=lambda p: p.index)
-        if zone is not None:
-            await self.events.put_in_zone(
-                principal.org_id, zone, [p.tags[0] for p in fast if p.tags]
-            )
         for plan in fast:
             results[plan.index] = BatchRowResult(
                 status="complete", thing=plan.thing, tags=plan.tags, createdCategories=plan.created
@@ -325,21 +338,37 @@ class ImportService:
             taken.update(plan.tags)
         return fast, slow
 
-    async def _write(self, principal: Principal, site_id: str, fast: list[_Planned]) -> None:
+    async def _write(
+        self, principal: Principal, site_id: str, zone: Zone | None, fast: list[_Planned]
+    ) -> None:
+        """The rows' items, each put in the zone by its first tag: the zone's processing sets
+        their state before they are written, so each is written once."""
         now = utcnow()
-        things: list[dict[str, Any]] = []
+        things: dict[str, dict[str, Any]] = {}
         for plan in fast:
             plan.thing = new_id()
-            things.append(
-                {
-                    "id": plan.thing, "org_id": principal.org_id, "site_id": site_id,
-                    "class": "item", "data": "{}", "direction": "", "map_id": "",
-                    "alarm_tamper": False, "alarm_tamper_tag": "", "time_created": now,
-                    "time_modified": now, **stored_common(plan.common, []),
-                }
-            )  # fmt: skip
+            things[plan.thing] = {
+                "id": plan.thing, "org_id": principal.org_id, "site_id": site_id,
+                "class": "item", "time_created": now, "time_modified": now,
+                **stored_common(plan.common, []), **_NO_STATE,
+            }  # fmt: skip
         tags = {plan.thing: plan.tags for plan in fast}
-        await self.repository.add_things(principal.org_id, things, tags)
+        placed = [plan for plan in fast if plan.tags]
+        if zone is None or not placed:
+            await self.repository.add_things(principal.org_id, list(things.values()), tags)
+            return
+
+        async def write(states: Sequence[ThingRow]) -> None:
+            for state in states:
+                things[state.id].update({c: getattr(state, c) for c in _NO_STATE})
+            await self.repository.add_things(principal.org_id, list(things.values()), tags)
+
+        fresh = FreshThings(
+            things={p.thing: _new_state(principal.org_id, site_id, p.thing) for p in fast},
+            tags={tag: p.thing for p in fast for tag in p.tags},
+            write=write,
+        )
+        await self.events.put_in_zone(principal.org_id, zone, [p.tags[0] for p in placed], fresh)
 
     async def _one(
         self,
