@@ -156,10 +156,15 @@ class BatchProcessor:
         self.locations_by_id.update(await self.repository.location_tags_by_id(self.org_id, held))
         site_ids = {e.site_id for e in self.endpoints.values()}
         self.prefixes = await self.repository.tag_prefixes(self.org_id, site_ids)
-        candidates = set(tags)
+        # A read of a new thing's tag finds that thing first: no stored one is looked for.
+        stored_tags = {t for t in tags if not self.fresh or t not in self.fresh.tags}
+        candidates = set(stored_tags)
         for prefix in set(self.prefixes.values()):
-            candidates |= {prefix + t for t in tags} | {t.removeprefix(prefix) for t in tags}
-        self.thing_ids = await self.repository.thing_ids_by_tag(self.org_id, candidates)
+            candidates |= {prefix + t for t in stored_tags}
+            candidates |= {t.removeprefix(prefix) for t in stored_tags}
+        self.thing_ids = (
+            await self.repository.thing_ids_by_tag(self.org_id, candidates) if candidates else {}
+        )
         fresh = self.fresh.things if self.fresh else {}
         stored = [i for i in self.thing_ids.values() if i not in fresh]
         self.things = await self.repository.things_for_update(self.org_id, stored)
