@@ -4,7 +4,7 @@ with its row statuses (a duplicate and an error among them), phone width."""
 import uuid
 from typing import Any
 
-from playwright.sync_api import APIRequestContext, Page, expect
+from playwright.sync_api import APIRequestContext, Page, Route, expect
 
 from e2e.conftest import PRIYA, Console, open_signed_in, shot, snackbar
 from e2e.tracking_data import create_thing, create_zone, new_site
@@ -229,3 +229,86 @@ def test_header_row_named_headers_and_failed_rows(
     expect(mobile_page.get_by_role("combobox", name="Header Row")).to_be_visible()
     assert mobile_page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(mobile_page, "import-header-row-phone")
+
+
+def test_a_sheet_of_thousands_of_rows_shows_each_row_status(
+    page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    site = new_site(admin_api, "E2E Import Large")
+    zone = create_zone(admin_api, site, "Yard", [])
+    batch = uuid.uuid4().hex[:8].upper()
+    count = 3_000
+    rows: list[list[Any]] = [
+        [f"Crate {i}", f"C-{i:05d}", f"L{batch}{i:05d}", "Crates", ""] for i in range(count)
+    ]
+    existing = create_thing(admin_api, site, "Crate on file", tag=f"L{batch}00002")
+    rows[10][0] = "A crate name far too long " * 20
+    rows[1_700][0] = ""
+    rows[2_999][2] = rows[2_998][2]  # the same tag twice in the sheet
+    open_signed_in(page, PRIYA, console.demo_password, f"/import?site={site}")
+    choose_file(page, "crates.xlsx", workbook(rows))
+    expect(page.get_by_test_id("import-file-name")).to_have_text("crates.xlsx: 3000 rows")
+    pick(page, "Name", "Asset Name")
+    pick(page, "Serial", "Serial No")
+    pick(page, "Tags", "RFID")
+    pick(page, "Zone", "Yard")
+    grid = page.get_by_test_id("import-preview")
+    grid.get_by_role("combobox", name="Rows per page").click()
+    page.get_by_role("option", name="100", exact=True).click()
+
+    # The first two batches and the first duplicate sent again are held, to see the
+    # statuses rows have while they wait for the server.
+    held: list[Route] = []
+    held_again: list[Route] = []
+    sent: list[tuple[int, bool]] = []
+
+    def hold(route: Route) -> None:
+        body = route.request.post_data_json
+        sent.append((len(body["rows"]), body["updateDuplicate"]))
+        if body["updateDuplicate"] and not held_again:
+            held_again.append(route)
+        elif not body["updateDuplicate"] and len(held) < 2:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/api/import/rows", hold)
+    page.get_by_test_id("import-start").click()
+    expect(grid.locator('[data-status="uploading"]')).to_have_count(100)
+    expect(page.get_by_test_id("import-count")).to_have_text("0 of 3000 items uploaded")
+    next_page = grid.get_by_role("button", name="Go to next page")
+    for _ in range(10):
+        next_page.click()
+    expect(grid.get_by_text("1,001\u20131,100 of 3,000")).to_be_visible()
+    expect(grid.locator('[data-status="waiting"]')).to_have_count(100)
+    for _ in range(10):
+        grid.get_by_role("button", name="Go to previous page").click()
+    expect(grid.get_by_text("1\u2013100 of 3,000")).to_be_visible()
+    for route in held:
+        route.continue_()
+    expect(grid.locator('[data-status="duplicate detected"]')).to_have_count(1)
+    held_again[0].continue_()
+
+    expect(page.get_by_test_id("import-count")).to_have_text(
+        "2998 of 3000 items uploaded", timeout=120_000
+    )
+    expect(page.get_by_test_id("import-failed")).to_have_text("2 failed")
+    # Batches of 500, then each batch's duplicates again to fill in their items.
+    assert sorted(sent) == [(1, True), (1, True), *[(500, False)] * 6], sent
+    expect(grid.locator('[data-status="complete"]')).to_have_count(98)
+    expect(grid.locator('[data-status="complete duplicate"]')).to_have_count(1)
+    expect(grid.locator('[data-status="error"]')).to_have_attribute(
+        "aria-label", "Error: name: String should have at most 300 characters"
+    )
+    page.get_by_role("button", name="Show Failed Rows").click()
+    expect(grid.get_by_role("row")).to_have_count(3)
+    expect(grid).to_contain_text("The row has no name: every item needs one")
+    shot(page, "import-large-failed-rows")
+
+    item = admin_api.get(f"/api/things/tag/L{batch}02500").json()
+    assert item["common"]["name"] == "Crate 2500" and item["state"]["zone"] == zone
+    kept = admin_api.get(f"/api/things/{existing['_id']}").json()
+    assert kept["common"]["name"] == "Crate on file" and kept["common"]["serial"] == "C-00002"
+    assert admin_api.get(f"/api/things/tag/L{batch}01700").status == 404
+    twice = admin_api.get(f"/api/things/tag/L{batch}02998").json()
+    assert twice["common"]["name"] == "Crate 2998"

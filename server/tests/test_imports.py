@@ -1,12 +1,13 @@
 """Import Assets: reading workbooks, the header mapping, rows as items, the command line."""
 
+import asyncio
 import io
 import os
-import subprocess
 import sys
 import zipfile
 from datetime import date, datetime
 from pathlib import Path
+from subprocess import PIPE
 from typing import Any
 
 import httpx
@@ -443,6 +444,87 @@ async def test_a_batch_answers_each_row_in_order(org_factory) -> None:
     assert await thing_count(client, site) == 4
 
 
+def single_result(response: httpx.Response) -> dict[str, Any]:
+    """A single-row call's answer as a batch answers that row."""
+    body = response.json()
+    if response.status_code == 201:
+        return {"status": body["status"], "reason": "", "tags": body["tags"],
+                "createdCategories": body["createdCategories"]}  # fmt: skip
+    assert response.status_code == 400, response.text
+    status = "duplicate" if body["reason"] == "duplicate" else "error"
+    return {"status": status, "reason": body["message"], "tags": [], "createdCategories": []}
+
+
+async def stored(client: httpx.AsyncClient, site: str) -> list[tuple[Any, ...]]:
+    """What an organisation holds after an import: its items and its category names."""
+    listed = (await client.get("/api/things", params={"site": site, "limit": 100})).json()
+    things = sorted(
+        (t["common"]["name"], t["common"]["serial"], t["common"]["tags"], t["common"]["tags1"],
+         t["common"]["categories"], t["common"]["labels"], bool(t["state"]["zone"]))
+        for t in listed
+    )  # fmt: skip
+    categories = sorted(c["name"] for c in (await client.get("/api/categories")).json())
+    return [*things, tuple(categories)]
+
+
+async def test_a_batch_answers_each_row_as_the_single_row_call_would(org_factory) -> None:
+    """The same rows into two organisations set up alike, one row at a time into the one and
+    in one batch into the other: the same answer for every row, and the same items and
+    categories stored, none of them from a refused row."""
+    rows = [
+        cells("Crate 1", "B1", Category="Boxes"),
+        cells("Someone else's pump", "b100", Category="Only on a duplicate"),
+        cells("", "B2", Category="Only on a nameless row"),
+        cells("Crate 3", "B3", Category="boxes; Lids", Labels="red"),
+        cells("Crate 1 again", "B1", Category="Late"),
+        cells("Far too long " * 30, "B4", Category="Only on a long name"),
+        cells("Crate 5", "B5 ;b6", Category="Late"),
+        cells("Loose item", Category="Late"),
+        cells("Mixed", "B7; B100"),
+        cells("Prefixed", "P1"),
+        cells("Spare of crate 3", "B8", **{"Alt EPC": "b3"}),
+        cells("Crate 9", "B9", **{"Serial No": "S-9", "Alt EPC": "B10"}),
+        cells("Loose item", "B11"),
+    ]
+    answers: list[list[dict[str, Any]]] = []
+    holdings = []
+    for one_by_one in (True, False):
+        org: Org = await org_factory()
+        admin = org.client("Administrator")
+        client = org.client("Manager")
+        site = org.site_ids[0]
+        await prefix_tags(admin, site)
+        zone = await make_zone(admin, site, "Dock")
+        for name, tag in (("Pump", "B100"), ("Prefixed pump", "ACMEP1")):
+            made = await client.post("/api/import/row", json=row_body(site, cells(name, tag)))
+            assert made.status_code == 201, made.text
+        if one_by_one:
+            answers.append([
+                single_result(await client.post(
+                    "/api/import/row", json=row_body(site, row, zone=zone["_id"])
+                ))
+                for row in rows
+            ])  # fmt: skip
+        else:
+            results = await post_batch(client, site, rows, zone=zone["_id"])
+            answers.append([{k: r[k] for k in answers[0][0]} for r in results])
+        holdings.append(await stored(client, site))
+    single, batch = answers
+    for index, (expected, got) in enumerate(zip(single, batch, strict=True)):
+        assert got == expected, (index, rows[index]["Asset"])
+    assert [r["status"] for r in batch] == [
+        "complete", "duplicate", "error", "complete", "duplicate", "error", "complete",
+        "complete", "duplicate", "duplicate", "duplicate", "complete", "complete",
+    ]  # fmt: skip
+    assert batch[7]["tags"] == ["ACME00000001"]
+    assert [r["createdCategories"] for r in batch if r["status"] == "complete"] == [
+        ["Boxes"], ["Lids"], ["Late"], [], [], [],
+    ]  # fmt: skip
+    assert holdings[1] == holdings[0]
+    assert "Only on a duplicate" not in holdings[1][-1]
+    assert len(holdings[1]) == 2 + 6 + 1
+
+
 async def test_a_row_the_database_refuses_fails_alone(org_factory) -> None:
     org: Org = await org_factory()
     client = org.client("Manager")
@@ -520,11 +602,15 @@ async def test_a_refused_batch_writes_nothing(org_factory) -> None:
     assert await thing_count(other.client("Administrator"), other.site_ids[0]) == 0
 
 
-def _run(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+async def _run(url: str, *args: str) -> tuple[int, str, str]:
+    """The tagtrack command's exit code, stdout and stderr."""
     env = {**os.environ, "TAGTRACK_DATABASE_URL": url, "TAGTRACK_LOG_JSON": "false"}
-    return subprocess.run(
-        [str(TAGTRACK), *args], env=env, capture_output=True, text=True, timeout=300, check=False
+    process = await asyncio.create_subprocess_exec(
+        str(TAGTRACK), *args, env=env, stdout=PIPE, stderr=PIPE
     )
+    out, err = await asyncio.wait_for(process.communicate(), timeout=300)
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
 
 
 async def test_the_command_line_imports_a_workbook(
@@ -543,11 +629,18 @@ async def test_the_command_line_imports_a_workbook(
     path = tmp_path / "assets.xlsx"
     path.write_bytes(workbook(rows))
 
-    result = _run(database_url, "import", str(path), "--site", site, "--zone", "Dock")
-    assert result.returncode == 1, result.stderr
-    assert "1201 of 1202 items uploaded (1 duplicates filled in, 1 errors)" in result.stdout
-    assert "Created new category: Tools" in result.stdout
-    assert "Row 1202: Error: name:" in result.stderr
+    csv = tmp_path / "assets.csv"
+    csv.write_text("Name\nA\n")
+    # Run at once: most of each run is the command starting.
+    (code, out, err), no_site, not_xlsx = await asyncio.gather(
+        _run(database_url, "import", str(path), "--site", site, "--zone", "Dock"),
+        _run(database_url, "import", str(path), "--site", "No such site"),
+        _run(database_url, "import", str(csv), "--site", site),
+    )
+    assert code == 1, err
+    assert "1201 of 1202 items uploaded (1 duplicates filled in, 1 errors)" in out
+    assert "Created new category: Tools" in out
+    assert "Row 1202: Error: name:" in err
 
     listed = await admin.get("/api/things", params={"site": site, "limit": 1})
     assert listed.headers["x-total-count"] == "1201"
@@ -558,12 +651,8 @@ async def test_the_command_line_imports_a_workbook(
     existing = (await admin.get("/api/things/tag/E7")).json()
     assert existing["common"]["description"] == "now described"
 
-    refused = _run(database_url, "import", str(path), "--site", "No such site")
-    assert refused.returncode == 2 and "No site is named" in refused.stderr
-    csv = tmp_path / "assets.csv"
-    csv.write_text("Name\nA\n")
-    refused = _run(database_url, "import", str(csv), "--site", site)
-    assert refused.returncode == 2 and "CSV" in refused.stderr
+    assert no_site[0] == 2 and "No site is named" in no_site[2]
+    assert not_xlsx[0] == 2 and "CSV" in not_xlsx[2]
 
 
 # Defined only where the corpus is: a machine without it has no such test to run.

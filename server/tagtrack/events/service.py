@@ -30,7 +30,7 @@ from tagtrack.lookups.tracking import names_one_site, or_unset, sites_in_scope
 from tagtrack.models import Zone
 from tagtrack.models.base import utcnow
 from tagtrack.processing.repository import ReadRow
-from tagtrack.processing.service import ProcessingService, nanoseconds
+from tagtrack.processing.service import FreshThings, ProcessingService, nanoseconds
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.things.export import labels_for
 from tagtrack.things.repository import ThingRepository
@@ -143,15 +143,18 @@ class EventService:
         await self.put_in_zone(principal.org_id, zone, [tag])
         return event_read(await self.repository.latest_for_tag(principal.org_id, tag))
 
-    async def put_in_zone(self, org_id: str, zone: Zone, tags: Sequence[str]) -> None:
+    async def put_in_zone(
+        self, org_id: str, zone: Zone, tags: Sequence[str], fresh: FreshThings | None = None
+    ) -> None:
         """A manual read of each of these (normalised, carried) tags in the zone, processed
-        now as one batch; the caller has checked the zone and the tags."""
+        now as one batch; the caller has checked the zone and the tags (of stored things, or
+        of the new things it writes in `fresh`)."""
         now = utcnow()
         # Plain rows: an ORM object each costs more than the rest of a large import's read.
         reads = [ReadRow(0, "", tag, 0, now, None, "IN", False, {}, zone.id) for tag in tags]
         if reads:
             await ProcessingService(self.repository.session, self.settings).process_now(
-                org_id, reads
+                org_id, reads, fresh
             )
 
     async def durations(

@@ -1,11 +1,10 @@
 """Importing a workbook from the command line: rows streamed from the file, committed in
-batches, through the same rules and services as the console's import."""
+batches, through the same batch service as the console's import."""
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.auth.principal import Grant, Principal
@@ -17,7 +16,6 @@ from tagtrack.imports.rules import (
     ASSET_FIELDS,
     DEFAULT_MAPPING,
     check_mapping,
-    row_fields,
 )
 from tagtrack.imports.service import ImportService
 from tagtrack.imports.workbook import WorkbookRefused, open_path
@@ -138,33 +136,26 @@ async def import_workbook(
     batch: list[list[str]] = []
 
     async def flush() -> None:
+        rows = [dict(zip(sheet.headers, cells, strict=False)) for cells in batch]
         async with maker() as session, session.begin():
-            service = ImportService(session, settings)
-            for cells in batch:
-                outcome.total += 1
-                row = row_fields(mapping, dict(zip(sheet.headers, cells, strict=False)))
-                try:
-                    async with session.begin_nested():
-                        result = await service.import_fields(
-                            principal,
-                            target_site.id,
-                            target_zone,
-                            saved,
-                            row,
-                            update_duplicate=True,
-                        )
-                except AppError as exc:
-                    outcome.errors += 1
-                    failed(f"Row {outcome.total}: Error: {exc.message}")
-                    continue
-                except DBAPIError as exc:
-                    # A value PostgreSQL refuses fails its row only (its savepoint is undone).
-                    outcome.errors += 1
-                    failed(f"Row {outcome.total}: Error: {exc.orig}")
-                    continue
+            results = await ImportService(session, settings).import_batch(
+                principal,
+                target_site.id,
+                target_zone,
+                saved,
+                mapping,
+                rows,
+                update_duplicate=True,
+            )
+        for result in results:
+            outcome.total += 1
+            if result.status in ("complete", "complete duplicate"):
                 outcome.uploaded += 1
                 outcome.duplicates += result.status == "complete duplicate"
                 outcome.created_categories += result.createdCategories
+            else:
+                outcome.errors += 1
+                failed(f"Row {outcome.total}: Error: {result.reason}")
         advanced(len(batch))
         batch.clear()
 

@@ -1,11 +1,33 @@
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
+import asyncpg
+import orjson
 from sqlalchemy import BigInteger, cast, func, insert, or_, select
+from sqlalchemy.exc import DBAPIError
 
 from tagtrack.kit.repository import Repository
-from tagtrack.models import ImageCategory, Site, Thing, ThingTag, Zone
+from tagtrack.models import ImageCategory, Site, ThingTag, Zone
 from tagtrack.processing.repository import any_of
+
+# Every column of an imported thing, its state included.
+_COLUMNS = (
+    "id", "org_id", "site_id", "class", "name", "description", "serial", "tag1", "tag2",
+    "tags", "tags1", "tags2", "categories", "labels", "parents", "photo", "data",
+    "zone_id", "last_event", "last_endpoint_time", "last_zone_time", "last_zone_read",
+    "endpoint_id", "direction", "location_tag_id", "xy", "map_id", "alarm_tamper",
+    "alarm_tamper_tag", "alarm_tamper_time", "time_created", "time_modified",
+)  # fmt: skip
+
+
+@asynccontextmanager
+async def _as_dbapi_error(statement: str) -> AsyncIterator[None]:
+    """Driver errors as SQLAlchemy raises them: the caller tells a refused row by them."""
+    try:
+        yield
+    except asyncpg.PostgresError as exc:
+        raise DBAPIError(statement, None, exc) from exc
 
 
 def _like_prefix(prefix: str) -> str:
@@ -60,16 +82,23 @@ class ImportRepository(Repository[ImageCategory]):
     async def add_things(
         self, org_id: str, things: Sequence[dict[str, Any]], tags: dict[str, list[str]]
     ) -> None:
-        """New things (their attributes, with ids) and their tags (by thing id), in a few
-        multi-row statements for all, without ORM objects."""
-        await self.session.execute(insert(Thing), things)
-        rows = [
-            {"org_id": org_id, "tag": tag, "thing_id": thing_id}
-            for thing_id, carried in tags.items()
-            for tag in carried
+        """New things (every column of _COLUMNS, with ids) and their tags (by thing
+        id), each table in one COPY: a batch's rows cost the database and the driver far
+        less than as statement parameters."""
+        records = [
+            tuple(orjson.dumps(thing[c]).decode() if c == "data" else thing[c] for c in _COLUMNS)
+            for thing in things
         ]
-        if rows:
-            await self.session.execute(insert(ThingTag), rows)
+        tag_records = [
+            (org_id, tag, thing_id) for thing_id, carried in tags.items() for tag in carried
+        ]
+        driver = await self._driver()
+        async with _as_dbapi_error("COPY things"):
+            await driver.copy_records_to_table("things", records=records, columns=_COLUMNS)
+            if tag_records:
+                await driver.copy_records_to_table(
+                    "thing_tags", records=tag_records, columns=("org_id", "tag", "thing_id")
+                )
 
     async def sites_named(self, text: str) -> Sequence[Site]:
         """Sites whose id is this text or whose name is it (any case), in any organisation."""

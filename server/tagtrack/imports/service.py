@@ -1,5 +1,6 @@
 """Import Assets: read a workbook, keep the header mapping, turn rows into items."""
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,8 +50,10 @@ from tagtrack.imports.workbook import WorkbookRefused, read_all
 from tagtrack.lookups.tracking import site_for_write
 from tagtrack.models import ImageCategory, Site, Thing, Zone
 from tagtrack.models.base import utcnow
+from tagtrack.processing.repository import ThingRow
+from tagtrack.processing.service import FreshThings
 from tagtrack.settings.repository import SettingsRepository
-from tagtrack.settings.schemas import ImportMapping, SiteSettingsBody
+from tagtrack.settings.schemas import HeaderAssetField, ImportMapping, SiteSettingsBody
 from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.service import SiteService
 from tagtrack.things.repository import ThingRepository
@@ -93,6 +96,21 @@ def _unstorable(exc: DBAPIError) -> BatchRowResult:
     if sqlstate.startswith("22"):
         return BatchRowResult(status="error", reason="The row holds a value that cannot be stored")
     raise exc
+
+
+# A new item's state: in no zone, seen nowhere yet.
+_NO_STATE: dict[str, Any] = {
+    "zone_id": None, "last_event": None, "last_endpoint_time": None, "last_zone_time": None,
+    "last_zone_read": None, "endpoint_id": None, "direction": "", "location_tag_id": None,
+    "xy": [0.0, 0.0], "map_id": "", "alarm_tamper": False, "alarm_tamper_tag": "",
+    "alarm_tamper_time": None, "data": {},
+}  # fmt: skip
+
+
+def _new_state(org_id: str, site_id: str, thing_id: str) -> ThingRow:
+    # Lists and mappings of its own: processing may change them in place.
+    state = {**_NO_STATE, "xy": [0.0, 0.0], "data": {}}
+    return ThingRow(id=thing_id, org_id=org_id, site_id=site_id, stored=False, **state)
 
 
 @dataclass
@@ -183,54 +201,77 @@ class ImportService:
         )
 
     async def import_rows(self, principal: Principal, body: ImportRows) -> ImportRowsResult:
-        """A batch of rows, each on its own: rows that pass the checks and whose tags nobody
-        carries are written together; the others answer their refusal, or (filling in a
-        duplicate, or when a bulk write fails) go through the single-row path one by one."""
         site = await site_for_write(self.sites, principal, body.site)
         settings = await self.site_settings(site)
         zone = await self.zone_of_site(principal, site.id, body.zone) if body.zone else None
         check_mapping(body.headerAssetFields, None)
+        results = await self.import_batch(
+            principal,
+            site.id,
+            zone,
+            settings,
+            body.headerAssetFields,
+            [r.cells for r in body.rows],
+            update_duplicate=body.updateDuplicate,
+        )
+        return ImportRowsResult(results=results)
+
+    async def import_batch(
+        self,
+        principal: Principal,
+        site_id: str,
+        zone: Zone | None,
+        settings: SiteSettingsBody,
+        mapping: Sequence[HeaderAssetField],
+        rows: Sequence[Mapping[str, str]],
+        *,
+        update_duplicate: bool,
+    ) -> list[BatchRowResult]:
+        """A batch of rows (cells by header), each on its own, one result per row in order:
+        rows that pass the checks and whose tags nobody carries are written together; the
+        others answer their refusal, or (filling in a duplicate, or when a bulk write fails)
+        go through the single-row path one by one. The caller has checked the site, the zone
+        and the mapping."""
         options = settings.importSettings
         if zone is None and options.requireZone:
             raise BadRequest(ZONE_REQUIRED, reason="zone required")
         require_right(principal, "item", "create")
         # The tag lookup's generic plan slowed down as an organisation's tags grew.
         await self.repository.plan_for_these_values()
-        results: list[BatchRowResult | None] = [None] * len(body.rows)
+        results: list[BatchRowResult | None] = [None] * len(rows)
         planned: list[_Planned] = []
-        for index, batch_row in enumerate(body.rows):
+        for index, cells in enumerate(rows):
             try:
-                check_headers(body.headerAssetFields, batch_row.cells)
-                row = row_fields(body.headerAssetFields, batch_row.cells)
+                check_headers(mapping, cells)
+                row = row_fields(mapping, cells)
                 planned.append(_Planned(index, row, self._checked(row)))
             except AppError as exc:
                 results[index] = _refusal(exc)
-        await self._batch_categories(principal, planned)
         prefix = settings.orgTagPrefix
         for plan in planned:
             if not plan.row.all_tags() and options.generatePrefixTag:
                 plan.row.tags = [await self._generated_tag(principal.org_id, prefix)]
                 plan.common.tags = plan.row.tags
             plan.tags = normalize_tags(plan.row.all_tags())
-        fast, slow = await self._sort_out(principal, planned, settings, body, results)
+        fast, slow = await self._sort_out(principal, planned, settings, update_duplicate, results)
+        # A refused row creates no category, as when it is sent alone.
+        await self._batch_categories(principal, sorted([*fast, *slow], key=lambda p: p.index))
         if fast:
             try:
                 async with self.session.begin_nested():
-                    await self._write(principal, site.id, fast)
+                    await self._write(principal, site_id, zone, fast)
             except DBAPIError:
                 # A value PostgreSQL refuses: find its row through the single-row path.
                 fast, slow = [], sorted([*fast, *slow], key=lambda p: p.index)
-        if zone is not None:
-            await self.events.put_in_zone(
-                principal.org_id, zone, [p.tags[0] for p in fast if p.tags]
-            )
         for plan in fast:
             results[plan.index] = BatchRowResult(
                 status="complete", thing=plan.thing, tags=plan.tags, createdCategories=plan.created
             )
         for plan in slow:
-            results[plan.index] = await self._one(principal, site.id, zone, settings, plan, body)
-        return ImportRowsResult(results=[r for r in results if r is not None])
+            results[plan.index] = await self._one(
+                principal, site_id, zone, settings, plan, update_duplicate
+            )
+        return [r for r in results if r is not None]
 
     def _checked(self, row: RowFields) -> CommonCreate:
         """What the single-row path refuses before writing anything."""
@@ -269,7 +310,7 @@ class ImportService:
         principal: Principal,
         planned: list[_Planned],
         settings: SiteSettingsBody,
-        body: ImportRows,
+        update_duplicate: bool,
         results: list[BatchRowResult | None],
     ) -> tuple[list[_Planned], list[_Planned]]:
         """Rows whose tags no thing and no earlier row carries (written in bulk), and the
@@ -287,7 +328,7 @@ class ImportService:
             found = [t for t in candidates[plan.index] if t in taken]
             if not found:
                 fast.append(plan)
-            elif body.updateDuplicate:
+            elif update_duplicate:
                 slow.append(plan)
             else:
                 prefixed = [t for t in found if t not in plan.tags]
@@ -297,20 +338,37 @@ class ImportService:
             taken.update(plan.tags)
         return fast, slow
 
-    async def _write(self, principal: Principal, site_id: str, fast: list[_Planned]) -> None:
+    async def _write(
+        self, principal: Principal, site_id: str, zone: Zone | None, fast: list[_Planned]
+    ) -> None:
+        """The rows' items, each put in the zone by its first tag: the zone's processing sets
+        their state before they are written, so each is written once."""
         now = utcnow()
-        things: list[dict[str, Any]] = []
+        things: dict[str, dict[str, Any]] = {}
         for plan in fast:
             plan.thing = new_id()
-            things.append(
-                {
-                    "id": plan.thing, "org_id": principal.org_id, "site_id": site_id,
-                    "thing_class": "item", "data": {}, "time_created": now,
-                    "time_modified": now, **stored_common(plan.common, []),
-                }
-            )  # fmt: skip
+            things[plan.thing] = {
+                "id": plan.thing, "org_id": principal.org_id, "site_id": site_id,
+                "class": "item", "time_created": now, "time_modified": now,
+                **stored_common(plan.common, []), **_NO_STATE,
+            }  # fmt: skip
         tags = {plan.thing: plan.tags for plan in fast}
-        await self.repository.add_things(principal.org_id, things, tags)
+        placed = [plan for plan in fast if plan.tags]
+        if zone is None or not placed:
+            await self.repository.add_things(principal.org_id, list(things.values()), tags)
+            return
+
+        async def write(states: Sequence[ThingRow]) -> None:
+            for state in states:
+                things[state.id].update({c: getattr(state, c) for c in _NO_STATE})
+            await self.repository.add_things(principal.org_id, list(things.values()), tags)
+
+        fresh = FreshThings(
+            things={p.thing: _new_state(principal.org_id, site_id, p.thing) for p in fast},
+            tags={tag: p.thing for p in fast for tag in p.tags},
+            write=write,
+        )
+        await self.events.put_in_zone(principal.org_id, zone, [p.tags[0] for p in placed], fresh)
 
     async def _one(
         self,
@@ -319,14 +377,14 @@ class ImportService:
         zone: Zone | None,
         settings: SiteSettingsBody,
         plan: _Planned,
-        body: ImportRows,
+        update_duplicate: bool,
     ) -> BatchRowResult:
         """A row through the single-row path, undone alone when it fails."""
         try:
             async with self.session.begin_nested():
                 done = await self.import_fields(
                     principal, site_id, zone, settings, plan.row,
-                    update_duplicate=body.updateDuplicate,
+                    update_duplicate=update_duplicate,
                 )  # fmt: skip
         except AppError as exc:
             return _refusal(exc)

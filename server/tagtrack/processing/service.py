@@ -6,7 +6,7 @@ lock, so batches of one organisation never interleave and thing state stays cons
 across processes.
 """
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -107,6 +107,17 @@ class Outcome:
     alerts: list[Alert] = field(default_factory=list)
 
 
+@dataclass
+class FreshThings:
+    """New things a caller writes itself, once a batch has set their state: one row each
+    instead of an insert and then an update of every one."""
+
+    things: dict[str, ThingRow]
+    # Thing id by each of their (normalised) tags.
+    tags: dict[str, str]
+    write: Callable[[Sequence[ThingRow]], Awaitable[None]]
+
+
 class BatchProcessor:
     def __init__(self, session: AsyncSession, settings: Settings, org_id: str) -> None:
         self.session = session
@@ -127,6 +138,7 @@ class BatchProcessor:
         self.fold_repeats = True
         self.repeats: dict[FoldKey, Repeat] = {}
         self.touched: dict[str, Repeat | None] = {}
+        self.fresh: FreshThings | None = None
 
     async def run(self, reads: Sequence[AnyRead]) -> Outcome:
         # A cached generic plan of the history updates cannot see the batch's time range: it
@@ -147,12 +159,22 @@ class BatchProcessor:
         self.locations_by_id.update(await self.repository.location_tags_by_id(self.org_id, held))
         site_ids = {e.site_id for e in self.endpoints.values()}
         self.prefixes = await self.repository.tag_prefixes(self.org_id, site_ids)
-        candidates = set(tags)
+        # A read of a new thing's tag finds that thing first: no stored one is looked for.
+        stored_tags = {t for t in tags if not self.fresh or t not in self.fresh.tags}
+        candidates = set(stored_tags)
         for prefix in set(self.prefixes.values()):
-            candidates |= {prefix + t for t in tags} | {t.removeprefix(prefix) for t in tags}
-        self.thing_ids = await self.repository.thing_ids_by_tag(self.org_id, candidates)
-        self.things = await self.repository.things_for_update(self.org_id, self.thing_ids.values())
+            candidates |= {prefix + t for t in stored_tags}
+            candidates |= {t.removeprefix(prefix) for t in stored_tags}
+        self.thing_ids = (
+            await self.repository.thing_ids_by_tag(self.org_id, candidates) if candidates else {}
+        )
+        fresh = self.fresh.things if self.fresh else {}
+        stored = [i for i in self.thing_ids.values() if i not in fresh]
+        self.things = await self.repository.things_for_update(self.org_id, stored)
         self.visits = await self.repository.open_visits(self.org_id, self.things)
+        if self.fresh:
+            self.thing_ids.update(self.fresh.tags)
+            self.things.update(fresh)
         zone_ids = {g.zone_id for gs in self.gates.values() for g in gs}
         zone_ids |= {lt.zone_id for lt in self.locations_by_id.values() if lt.zone_id}
         zone_ids |= {t.zone_id for t in self.things.values() if t.zone_id}
@@ -212,9 +234,12 @@ class BatchProcessor:
     async def finish(self) -> None:
         # Things (and new ones' tags) first: visits and events refer to them.
         await self.session.flush()  # endpoints' held location tags
+        fresh = self.fresh.things if self.fresh else {}
         await self.repository.enroll(
-            [t for t in self.things.values() if not t.stored], self.enrolled
+            [t for t in self.things.values() if not t.stored and t.id not in fresh], self.enrolled
         )
+        if self.fresh:
+            await self.fresh.write(list(fresh.values()))
         await self.repository.write_things(self.things.values())
         await self.repository.write_visits(self.changed_visits.values())
         await self.repository.write_events(self.changed_events.values())
@@ -541,10 +566,14 @@ class ProcessingService:
             processor.record_process_exception(read, site_id, why)
         await self.repository.delete_pending(org_id, [read.id])
 
-    async def process_now(self, org_id: str, reads: Sequence[AnyRead]) -> Outcome:
+    async def process_now(
+        self, org_id: str, reads: Sequence[AnyRead], fresh: FreshThings | None = None
+    ) -> Outcome:
         """Process reads that were never queued (manual events), waiting for the lock."""
         await self.repository.lock_org(org_id)
-        return await BatchProcessor(self.session, self.settings, org_id).run(reads)
+        processor = BatchProcessor(self.session, self.settings, org_id)
+        processor.fresh = fresh
+        return await processor.run(reads)
 
     async def sweep(self, now: datetime, limit: int = 1000) -> Outcome:
         """Kill things past their zone's delay and raise dwell exceptions."""
