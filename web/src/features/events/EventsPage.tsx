@@ -1,4 +1,4 @@
-import Autocomplete from '@mui/material/Autocomplete';
+import { Autocomplete } from '../../components/Autocomplete';
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
 import { useMemo, useState } from 'react';

@@ -4,13 +4,19 @@ import NotificationImportant from '@mui/icons-material/NotificationImportant';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import Tooltip from '@mui/material/Tooltip';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import { Tooltip } from '../../components/Tooltip';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
-import { useMemo, useState } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import type { TrackEvent } from '../../api/types';
 import { NoRows } from '../../components/LoadFailure';
+import { Loading } from '../../components/Loading';
+import { Pager } from '../../components/Pager';
 import { formatListDate } from '../../components/format';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
 import { useSiteNavigate } from '../session/SiteContext';
@@ -70,44 +76,102 @@ function TagCell({ event, compact }: { event: TrackEvent; compact: boolean }) {
   );
 }
 
-const columns: (GridColDef<TrackEvent> & { mobile?: boolean })[] = [
-  {
-    field: 'tag',
-    headerName: 'Tag',
-    minWidth: 210,
-    flex: 1.6,
-    mobile: true,
-  },
+interface Column {
+  field: string;
+  headerName: string;
+  width: number;
+  numeric?: boolean;
+  /** Shown on a phone too. */
+  mobile?: boolean;
+  value: (event: TrackEvent) => ReactNode;
+}
+
+const columns: readonly Column[] = [
+  { field: 'tag', headerName: 'Tag', width: 210, mobile: true, value: () => null },
   {
     field: 'firstTime',
     headerName: 'Last Full Event',
-    minWidth: 175,
-    valueFormatter: (value: string) => formatFirstTime(value),
+    width: 175,
+    value: (e) => formatFirstTime(e.firstTime),
   },
   {
     field: 'time',
     headerName: 'Last Seen',
-    minWidth: 175,
+    width: 175,
     mobile: true,
-    valueFormatter: (value: string) => formatListDate(value),
+    value: (e) => formatListDate(e.time),
   },
-  { field: 'repeatCount', headerName: 'Repeat Event Count', type: 'number', minWidth: 100 },
-  { field: 'direction', headerName: 'Direction', minWidth: 85 },
-  { field: 'endpointName', headerName: 'Endpoint', minWidth: 120, flex: 1 },
   {
-    field: 'data',
-    headerName: 'Data',
-    minWidth: 80,
-    valueGetter: (_v, row) => formatEventData(row.data),
+    field: 'repeatCount',
+    headerName: 'Repeat Event Count',
+    width: 100,
+    numeric: true,
+    value: (e) => e.repeatCount,
   },
-  { field: 'locationTagName', headerName: 'Location', minWidth: 100, flex: 1 },
-  { field: 'antenna', headerName: 'Antenna', type: 'number', minWidth: 80 },
-  { field: 'zoneName', headerName: 'Zone', minWidth: 110, flex: 1 },
+  { field: 'direction', headerName: 'Direction', width: 85, value: (e) => e.direction },
+  { field: 'endpointName', headerName: 'Endpoint', width: 120, value: (e) => e.endpointName },
+  { field: 'data', headerName: 'Data', width: 80, value: (e) => formatEventData(e.data) },
+  { field: 'locationTagName', headerName: 'Location', width: 100, value: (e) => e.locationTagName },
+  { field: 'antenna', headerName: 'Antenna', width: 80, numeric: true, value: (e) => e.antenna },
+  { field: 'zoneName', headerName: 'Zone', width: 110, value: (e) => e.zoneName },
 ];
+
+const mobileColumns = columns.filter((c) => c.mobile);
+
+const cellSx = {
+  overflow: 'hidden',
+  textOverflow: 'ellipsis',
+  whiteSpace: 'nowrap',
+  height: 36,
+  py: 0,
+} as const;
+
+/** One page of rows; memoised so a poll that brings the same page renders nothing again. */
+const EventRows = memo(function EventRows({
+  rows,
+  shown,
+  compact,
+  onOpen,
+}: {
+  rows: readonly TrackEvent[];
+  shown: readonly Column[];
+  compact: boolean;
+  onOpen: (path: string) => void;
+}) {
+  return (
+    <TableBody>
+      {rows.map((row) => {
+        const path = eventThingPath(row);
+        return (
+          <TableRow
+            key={row._id}
+            hover
+            role="row"
+            className={path ? 'event-matched' : 'event-unmatched'}
+            onClick={path ? () => onOpen(path) : undefined}
+            sx={{ cursor: path ? 'pointer' : 'default' }}
+          >
+            {shown.map((c) => (
+              <TableCell
+                key={c.field}
+                role="gridcell"
+                align={c.numeric ? 'right' : 'left'}
+                sx={cellSx}
+              >
+                {c.field === 'tag' ? <TagCell event={row} compact={compact} /> : c.value(row)}
+              </TableCell>
+            ))}
+          </TableRow>
+        );
+      })}
+    </TableBody>
+  );
+});
 
 /**
  * Events, latest first, paged on the server: the Events page (live, or polling when it
  * cannot be) and a thing's Events tab. A row opens its thing, except the unknown placeholder.
+ * A plain table: the columns neither sort nor resize, and the page renders it at once.
  */
 export function EventsTable({
   filter,
@@ -131,68 +195,65 @@ export function EventsTable({
     setPagination((p) => ({ ...p, page: 0 }));
   }
   const result = useEventsPage(filter, pagination.page, pagination.pageSize, { poll, enabled });
-  const total = result.data?.total;
-
-  const visibility = useMemo(
-    () =>
-      Object.fromEntries(columns.map((c) => [c.field, !mobile || !!c.mobile])) as Record<
-        string,
-        boolean
-      >,
-    [mobile],
-  );
-  const gridColumns = useMemo<GridColDef<TrackEvent>[]>(
-    () =>
-      columns.map(({ mobile: _m, ...c }) => ({
-        sortable: false,
-        flex: 1,
-        ...c,
-        ...(c.field === 'tag'
-          ? { renderCell: ({ row }) => <TagCell event={row} compact={mobile} /> }
-          : {}),
-        // On a phone the two columns share the width evenly.
-        ...(mobile ? { flex: 1, minWidth: 160 } : {}),
-      })),
-    [mobile],
-  );
+  const total = result.data?.total ?? 0;
+  const rows = result.isError ? [] : (result.data?.rows ?? []);
+  // Only the first load shows progress: polling refreshes quietly.
+  const loading = result.isPending && enabled;
+  // On a phone the two columns share the width evenly.
+  const shown = mobile ? mobileColumns : columns;
 
   return (
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-      <DataGrid<TrackEvent>
-        label={label}
-        rows={result.isError ? [] : (result.data?.rows ?? [])}
-        columns={gridColumns}
-        getRowId={(e) => e._id}
-        // Only the first load shows the spinner: polling refreshes quietly.
-        loading={result.isPending && enabled}
-        rowCount={total ?? 0}
-        paginationMode="server"
-        paginationModel={pagination}
-        onPaginationModelChange={setPagination}
-        pageSizeOptions={[...PAGE_SIZES]}
-        columnVisibilityModel={visibility}
-        onRowClick={({ row }) => {
-          const path = eventThingPath(row);
-          if (path) navigate(path);
-        }}
-        getRowClassName={({ row }) => (eventThingPath(row) ? 'event-matched' : 'event-unmatched')}
-        disableRowSelectionOnClick
-        disableColumnFilter
-        disableColumnSelector
-        disableColumnMenu
-        density="compact"
-        autoHeight
-        slots={{
-          noRowsOverlay: () => (
-            <NoRows queries={result} name="events" message="No events in this period" />
-          ),
-        }}
-        sx={{
-          '--DataGrid-overlayHeight': '180px',
-          '& .MuiDataGrid-cell': { overflow: 'hidden', textOverflow: 'ellipsis' },
-          '& .event-unmatched': { cursor: 'default' },
-          '& .event-matched': { cursor: 'pointer' },
-        }}
+      <Box sx={{ overflowX: 'auto' }}>
+        <Table
+          role="grid"
+          aria-label={label}
+          aria-rowcount={total + 1}
+          size="small"
+          sx={{
+            tableLayout: 'fixed',
+            width: '100%',
+            minWidth: shown.reduce((sum, c) => sum + (mobile ? 160 : c.width), 0),
+          }}
+        >
+          <TableHead>
+            <TableRow role="row">
+              {shown.map((c) => (
+                <TableCell
+                  key={c.field}
+                  role="columnheader"
+                  align={c.numeric ? 'right' : 'left'}
+                  sx={{
+                    ...cellSx,
+                    height: 40,
+                    fontWeight: 500,
+                    width: mobile ? undefined : c.width,
+                  }}
+                >
+                  {c.headerName}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <EventRows rows={rows} shown={shown} compact={mobile} onOpen={navigate} />
+        </Table>
+        {rows.length === 0 && (
+          <Box sx={{ height: 180 }}>
+            {loading ? (
+              <Loading label="Loading events" minHeight={180} />
+            ) : (
+              <NoRows queries={result} name="events" message="No events in this period" />
+            )}
+          </Box>
+        )}
+      </Box>
+      <Pager
+        count={total}
+        page={pagination.page}
+        pageSize={pagination.pageSize}
+        pageSizes={PAGE_SIZES}
+        onPageChange={(page) => setPagination((p) => ({ ...p, page }))}
+        onPageSizeChange={(pageSize) => setPagination({ page: 0, pageSize })}
       />
     </Paper>
   );
