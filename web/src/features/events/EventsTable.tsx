@@ -26,7 +26,7 @@ import { useEventsPage, type EventFilter } from './queries';
 function TagCell({ event, compact }: { event: TrackEvent; compact: boolean }) {
   const matched = isMatched(event);
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0, height: '100%' }}>
+    <div className="event-tag">
       {matched ? (
         <Tooltip title={event.thingName ? `Matched: ${event.thingName}` : 'Matched'}>
           <CheckCircleOutline
@@ -52,16 +52,9 @@ function TagCell({ event, compact }: { event: TrackEvent; compact: boolean }) {
           color="warning"
           label="unmatched"
           data-testid="unmatched"
-          sx={{ height: 20, fontSize: 11 }}
         />
       )}
-      <Box
-        component="span"
-        title={event.tag}
-        sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-      >
-        {event.tag}
-      </Box>
+      <span title={event.tag}>{event.tag}</span>
       {event.alarmTamper && (
         <Tooltip title="Tamper alarm">
           <NotificationImportant
@@ -72,7 +65,7 @@ function TagCell({ event, compact }: { event: TrackEvent; compact: boolean }) {
           />
         </Tooltip>
       )}
-    </Box>
+    </div>
   );
 }
 
@@ -118,53 +111,54 @@ const columns: readonly Column[] = [
 
 const mobileColumns = columns.filter((c) => c.mobile);
 
-const cellSx = {
-  overflow: 'hidden',
-  textOverflow: 'ellipsis',
-  whiteSpace: 'nowrap',
-  height: 36,
-  py: 0,
+// Styles are set once on the table, not per cell: a page of rows then renders quickly.
+const tableSx = {
+  tableLayout: 'fixed',
+  width: '100%',
+  '& .MuiTableCell-root': {
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    height: 36,
+    py: 0,
+  },
+  '& th.MuiTableCell-root': { height: 40, fontWeight: 500 },
+  '& .event-matched': { cursor: 'pointer' },
+  '& .event-unmatched': { cursor: 'default' },
+  '& .event-tag': { display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0 },
+  '& .event-tag > span': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  '& .event-tag .MuiChip-root': { height: 20, fontSize: 11 },
 } as const;
 
-/** One page of rows; memoised so a poll that brings the same page renders nothing again. */
-const EventRows = memo(function EventRows({
-  rows,
+/**
+ * One row; memoised: a refresh keeps the objects of unchanged rows (TanStack Query shares
+ * them), so only new or changed rows render again.
+ */
+const EventRow = memo(function EventRow({
+  row,
   shown,
   compact,
   onOpen,
 }: {
-  rows: readonly TrackEvent[];
+  row: TrackEvent;
   shown: readonly Column[];
   compact: boolean;
   onOpen: (path: string) => void;
 }) {
+  const path = eventThingPath(row);
   return (
-    <TableBody>
-      {rows.map((row) => {
-        const path = eventThingPath(row);
-        return (
-          <TableRow
-            key={row._id}
-            hover
-            role="row"
-            className={path ? 'event-matched' : 'event-unmatched'}
-            onClick={path ? () => onOpen(path) : undefined}
-            sx={{ cursor: path ? 'pointer' : 'default' }}
-          >
-            {shown.map((c) => (
-              <TableCell
-                key={c.field}
-                role="gridcell"
-                align={c.numeric ? 'right' : 'left'}
-                sx={cellSx}
-              >
-                {c.field === 'tag' ? <TagCell event={row} compact={compact} /> : c.value(row)}
-              </TableCell>
-            ))}
-          </TableRow>
-        );
-      })}
-    </TableBody>
+    <TableRow
+      hover
+      role="row"
+      className={path ? 'event-matched' : 'event-unmatched'}
+      onClick={path ? () => onOpen(path) : undefined}
+    >
+      {shown.map((c) => (
+        <TableCell key={c.field} role="gridcell" align={c.numeric ? 'right' : 'left'}>
+          {c.field === 'tag' ? <TagCell event={row} compact={compact} /> : c.value(row)}
+        </TableCell>
+      ))}
+    </TableRow>
   );
 });
 
@@ -210,11 +204,8 @@ export function EventsTable({
           aria-label={label}
           aria-rowcount={total + 1}
           size="small"
-          sx={{
-            tableLayout: 'fixed',
-            width: '100%',
-            minWidth: shown.reduce((sum, c) => sum + (mobile ? 160 : c.width), 0),
-          }}
+          sx={tableSx}
+          style={{ minWidth: shown.reduce((sum, c) => sum + (mobile ? 160 : c.width), 0) }}
         >
           <TableHead>
             <TableRow role="row">
@@ -223,19 +214,18 @@ export function EventsTable({
                   key={c.field}
                   role="columnheader"
                   align={c.numeric ? 'right' : 'left'}
-                  sx={{
-                    ...cellSx,
-                    height: 40,
-                    fontWeight: 500,
-                    width: mobile ? undefined : c.width,
-                  }}
+                  style={mobile ? undefined : { width: c.width }}
                 >
                   {c.headerName}
                 </TableCell>
               ))}
             </TableRow>
           </TableHead>
-          <EventRows rows={rows} shown={shown} compact={mobile} onOpen={navigate} />
+          <TableBody>
+            {rows.map((row) => (
+              <EventRow key={row._id} row={row} shown={shown} compact={mobile} onOpen={navigate} />
+            ))}
+          </TableBody>
         </Table>
         {rows.length === 0 && (
           <Box sx={{ height: 180 }}>
