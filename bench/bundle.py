@@ -1,13 +1,19 @@
 """Console bundle sizes: gzipped JavaScript each route loads, from the built web/dist.
 
 A route loads the entry chunk and what it imports statically, then its page chunk (and
-for signed-in routes the layout) with their static imports. The baseline is the entry's
-own closure, which every route pays. Build first: `cd web && npm run build`.
+for signed-in routes the layout) with their static imports; what a screen imports with
+`import()` (data grid, charts, date pickers) loads after it shows and is not counted. The
+baseline is the entry's own closure, which every route pays. Build first:
+`cd web && npm run build`.
+
+Exits non-zero when a route is over its budget (BUDGETS, else DEFAULT_BUDGET): the
+install script runs it after the console build, so a route that grows fails CI.
 """
 
 import argparse
 import gzip
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -16,8 +22,28 @@ from bench.common import Figure, report
 DIST = Path(__file__).resolve().parents[1] / "web" / "dist"
 # Static imports in minified ES modules: `import{a as b}from"./x.js"`, `import"./x.js"`.
 STATIC_IMPORT = re.compile(r"""(?:\bimport|\bfrom)\s*["'](\./[^"']+\.js)["']""")
-# The issue's target, in kB of 1000 bytes: 175.8 KiB.
-LOGIN_TARGET = "< 180 kB"
+# Budgets in KiB gzipped. Every route should stay under DEFAULT_BUDGET; the sign-in routes,
+# which every visit starts with, have a tighter one.
+DEFAULT_BUDGET = 250.0
+SIGNED_OUT_BUDGET = 172.0
+BUDGETS = {
+    "LoginPage": 170.0,
+    # Over the default today (react-hook-form, tabs and dialogs of the detail form, the
+    # map): held where they are until they are brought under it.
+    "ThingEditPage": 295.0,
+    "EndpointEditPage": 284.0,
+    "MapViewPage": 279.0,
+    "CategoryEditPage": 275.0,
+    "ZoneEditPage": 271.0,
+    "LocationTagEditPage": 270.0,
+    "ApiKeyEditPage": 269.0,
+    "UserEditPage": 269.0,
+    "ReportConfigEditPage": 269.0,
+    "SiteEditPage": 268.5,
+    "ProfilePage": 268.0,
+    "OrganizationEditPage": 268.0,
+    "SsoSettingsPage": 267.5,
+}
 ENTRY = re.compile(r'<script type="module"[^>]*src="/assets/([^"]+\.js)"')
 
 
@@ -43,11 +69,18 @@ def gzipped(assets: Path, names: set[str]) -> float:
     return sum(len(gzip.compress((assets / n).read_bytes(), 9)) for n in names) / 1024
 
 
-def main(args: argparse.Namespace) -> None:
+def budget(route: str) -> float:
+    if route.startswith(("Login", "PasswordReset")):
+        return BUDGETS.get(route, SIGNED_OUT_BUDGET)
+    return BUDGETS.get(route, DEFAULT_BUDGET)
+
+
+def main(args: argparse.Namespace) -> int:
+    """Prints the figures; returns 1 when a route is over its budget (or nothing is built)."""
     assets = args.dist / "assets"
     if not assets.is_dir():
         print(f"bundle: no build at {args.dist}; run `cd web && npm run build` first")
-        return
+        return 1
     match = ENTRY.search((args.dist / "index.html").read_text(encoding="utf-8"))
     assert match, "no module entry in index.html"
     entry = closure(assets, match.group(1))
@@ -61,12 +94,16 @@ def main(args: argparse.Namespace) -> None:
         page = closure(assets, pages[route]) if route in pages else set()
         signed_out = route.startswith(("Login", "PasswordReset"))
         names = entry | page | (set() if signed_out else shell)
-        target = LOGIN_TARGET if route == "LoginPage" else ""
+        target = f"<= {budget(route):g} KiB"
         figures.append(Figure(route, gzipped(assets, names), "KiB gz", "entry", base, target))
     total = gzipped(assets, {p.name for p in assets.glob("*.js")})
     figures.append(Figure("all JavaScript", total, "KiB gz", "entry", base))
     report("bundle", f"{len(figures) - 1} routes from {args.dist}", figures)
+    over = [f for f in figures[:-1] if f.value > budget(f.name)]
+    for f in over:
+        print(f"bundle: {f.name} loads {f.value:.1f} KiB gz, over its budget of {budget(f.name):g}")
+    return 1 if over else 0
 
 
 if __name__ == "__main__":
-    main(parse_args())
+    sys.exit(main(parse_args()))

@@ -30,6 +30,9 @@ fi
 step "Console build"
 (cd web && npm run --silent build)
 
+step "Console bundle budgets (gzipped JavaScript per route)"
+.venv/bin/python -m bench.bundle | sed -n '/^bundle: /,$p'
+
 if [ "${1:-}" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
   step "Chromium (Debian package) for browser tests"
   as_root apt-get update -qq

@@ -3,11 +3,12 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders, createQueryClient } from './app/providers';
-import { routes } from './app/router';
+import { preloadScreens, routes } from './app/router';
 import './app/print.css';
 
 const router = createBrowserRouter(routes);
 const client = createQueryClient();
+preloadScreens(client, new URL(window.location.href));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,60 +1,97 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, useLocation, type RouteObject } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { matchRoutes, Navigate, useLocation, type RouteObject } from 'react-router';
 import { Loading } from '../components/Loading';
 import LoginPage from '../features/auth/LoginPage';
 
 // The login page, where every signed-out visit lands, is in the entry: it renders without a
-// second round trip. Every other screen is its own chunk, loaded when visited.
-const Layout = lazy(() => import('./shell/Layout'));
-const PasswordResetRequestPage = lazy(() => import('../features/auth/PasswordResetRequestPage'));
-const PasswordResetConfirmPage = lazy(() => import('../features/auth/PasswordResetConfirmPage'));
-const PasswordResetFormPage = lazy(() => import('../features/auth/PasswordResetFormPage'));
-const HomePage = lazy(() => import('../features/home/HomePage'));
-const SitesPage = lazy(() => import('../features/sites/SitesPage'));
-const SiteEditPage = lazy(() => import('../features/sites/SiteEditPage'));
-const UsersPage = lazy(() => import('../features/users/UsersPage'));
-const UserEditPage = lazy(() => import('../features/users/UserEditPage'));
-const ProfilePage = lazy(() => import('../features/userme/ProfilePage'));
-const ImagesPage = lazy(() => import('../features/images/ImagesPage'));
-const ImageEditPage = lazy(() => import('../features/images/ImageEditPage'));
-const CategoriesPage = lazy(() => import('../features/categories/CategoriesPage'));
-const CategoryEditPage = lazy(() => import('../features/categories/CategoryEditPage'));
-const OrganizationsPage = lazy(() => import('../features/organizations/OrganizationsPage'));
-const OrganizationEditPage = lazy(() => import('../features/organizations/OrganizationEditPage'));
-const EventsPage = lazy(() => import('../features/events/EventsPage'));
-const ItemsPage = lazy(() => import('../features/things/ItemsPage'));
-const WorkersPage = lazy(() => import('../features/things/WorkersPage'));
-const ThingEditPage = lazy(() => import('../features/things/ThingEditPage'));
-const EndpointsPage = lazy(() => import('../features/endpoints/EndpointsPage'));
-const EndpointEditPage = lazy(() => import('../features/endpoints/EndpointEditPage'));
-const ZonesPage = lazy(() => import('../features/zones/ZonesPage'));
-const ZoneEditPage = lazy(() => import('../features/zones/ZoneEditPage'));
-const LocationTagsPage = lazy(() => import('../features/locationtags/LocationTagsPage'));
-const LocationTagEditPage = lazy(() => import('../features/locationtags/LocationTagEditPage'));
-const ApiKeysPage = lazy(() => import('../features/apikeys/ApiKeysPage'));
-const ApiKeyEditPage = lazy(() => import('../features/apikeys/ApiKeyEditPage'));
-const SsoSettingsPage = lazy(() => import('../features/ssosettings/SsoSettingsPage'));
-const ImportPage = lazy(() => import('../features/imports/ImportPage'));
-const MapsPage = lazy(() => import('../features/maps/MapsPage'));
-const MapEditPage = lazy(() => import('../features/maps/MapEditPage'));
-const MapViewPage = lazy(() => import('../features/maps/MapViewPage'));
-const SiteSettingsPage = lazy(() => import('../features/settings/SiteSettingsPage'));
-const ZoneStatusPage = lazy(() => import('../features/reports/ZoneStatusPage'));
-const ZonesHistoryPage = lazy(() => import('../features/reports/ZonesHistoryPage'));
-const ActivityPage = lazy(() => import('../features/reports/ActivityPage'));
-const ZoneCategoriesPage = lazy(() => import('../features/reports/ZoneCategoriesPage'));
-const ReportRunPage = lazy(() => import('../features/reports/ReportRunPage'));
-const ReportConfigsPage = lazy(() => import('../features/reports/ReportConfigsPage'));
-const ReportConfigEditPage = lazy(() => import('../features/reports/ReportConfigEditPage'));
-const ExceptionsPage = lazy(() => import('../features/exceptions/ExceptionsPage'));
-const ExceptionDetailPage = lazy(() => import('../features/exceptions/ExceptionDetailPage'));
+// second round trip. Every other screen is its own chunk, loaded when visited (or at once
+// when the first URL shows it, see preloadScreens).
+const Layout = screen(() => import('./shell/Layout'));
+const PasswordResetRequestPage = screen(() => import('../features/auth/PasswordResetRequestPage'));
+const PasswordResetConfirmPage = screen(() => import('../features/auth/PasswordResetConfirmPage'));
+const PasswordResetFormPage = screen(() => import('../features/auth/PasswordResetFormPage'));
+const HomePage = screen(() => import('../features/home/HomePage'));
+const SitesPage = screen(() => import('../features/sites/SitesPage'));
+const SiteEditPage = screen(() => import('../features/sites/SiteEditPage'));
+const UsersPage = screen(() => import('../features/users/UsersPage'));
+const UserEditPage = screen(() => import('../features/users/UserEditPage'));
+const ProfilePage = screen(() => import('../features/userme/ProfilePage'));
+const ImagesPage = screen(() => import('../features/images/ImagesPage'));
+const ImageEditPage = screen(() => import('../features/images/ImageEditPage'));
+const CategoriesPage = screen(() => import('../features/categories/CategoriesPage'));
+const CategoryEditPage = screen(() => import('../features/categories/CategoryEditPage'));
+const OrganizationsPage = screen(() => import('../features/organizations/OrganizationsPage'));
+const OrganizationEditPage = screen(() => import('../features/organizations/OrganizationEditPage'));
+const EventsPage = screen(() => import('../features/events/EventsPage'));
+const ItemsPage = screen(() => import('../features/things/ItemsPage'));
+const WorkersPage = screen(() => import('../features/things/WorkersPage'));
+const ThingEditPage = screen(() => import('../features/things/ThingEditPage'));
+const EndpointsPage = screen(() => import('../features/endpoints/EndpointsPage'));
+const EndpointEditPage = screen(() => import('../features/endpoints/EndpointEditPage'));
+const ZonesPage = screen(() => import('../features/zones/ZonesPage'));
+const ZoneEditPage = screen(() => import('../features/zones/ZoneEditPage'));
+const LocationTagsPage = screen(() => import('../features/locationtags/LocationTagsPage'));
+const LocationTagEditPage = screen(() => import('../features/locationtags/LocationTagEditPage'));
+const ApiKeysPage = screen(() => import('../features/apikeys/ApiKeysPage'));
+const ApiKeyEditPage = screen(() => import('../features/apikeys/ApiKeyEditPage'));
+const SsoSettingsPage = screen(() => import('../features/ssosettings/SsoSettingsPage'));
+const ImportPage = screen(() => import('../features/imports/ImportPage'));
+const MapsPage = screen(() => import('../features/maps/MapsPage'));
+const MapEditPage = screen(() => import('../features/maps/MapEditPage'));
+const MapViewPage = screen(() => import('../features/maps/MapViewPage'));
+const SiteSettingsPage = screen(() => import('../features/settings/SiteSettingsPage'));
+const ZoneStatusPage = screen(() => import('../features/reports/ZoneStatusPage'));
+const ZonesHistoryPage = screen(() => import('../features/reports/ZonesHistoryPage'));
+const ActivityPage = screen(() => import('../features/reports/ActivityPage'));
+const ZoneCategoriesPage = screen(() => import('../features/reports/ZoneCategoriesPage'));
+const ReportRunPage = screen(() => import('../features/reports/ReportRunPage'));
+const ReportConfigsPage = screen(() => import('../features/reports/ReportConfigsPage'));
+const ReportConfigEditPage = screen(() => import('../features/reports/ReportConfigEditPage'));
+const ExceptionsPage = screen(() => import('../features/exceptions/ExceptionsPage'));
+const ExceptionDetailPage = screen(() => import('../features/exceptions/ExceptionDetailPage'));
 
-function page(Component: LazyExoticComponent<ComponentType>, fullPage = false) {
-  return (
-    <Suspense fallback={<Loading minHeight={fullPage ? '100vh' : 200} />}>
-      <Component />
-    </Suspense>
-  );
+/** What a route's screen module may export besides the screen. */
+export interface ScreenModule {
+  default: ComponentType;
+  /** Starts the screen's first data calls, from the URL, before it renders. */
+  prefetch?: (client: QueryClient, url: URL) => void;
+}
+
+type Screen = LazyExoticComponent<ComponentType> & { load: () => Promise<ScreenModule> };
+
+/** A screen in its own chunk; `load` fetches it (once) before the screen renders. */
+function screen(factory: () => Promise<ScreenModule>): Screen {
+  let module: Promise<ScreenModule> | undefined;
+  const load = () => (module ??= factory());
+  return Object.assign(lazy(load), { load });
+}
+
+/** A route's handle: how to load its screen early. */
+export interface ScreenHandle {
+  load: () => Promise<ScreenModule>;
+}
+
+function page(Component: Screen, fullPage = false): Pick<RouteObject, 'element' | 'handle'> {
+  return {
+    element: (
+      <Suspense fallback={<Loading minHeight={fullPage ? '100vh' : 200} />}>
+        <Component />
+      </Suspense>
+    ),
+    handle: { load: Component.load } satisfies ScreenHandle,
+  };
+}
+
+/**
+ * Loads the screens the URL shows (the shell and its page) at once, side by side, and starts
+ * their first data calls, instead of one after the other as each renders.
+ */
+export function preloadScreens(client: QueryClient, url: URL) {
+  for (const match of matchRoutes(routes, url.pathname) ?? []) {
+    const handle = match.route.handle as ScreenHandle | undefined;
+    void handle?.load().then((m) => m.prefetch?.(client, url));
+  }
 }
 
 /** The root goes home, keeping the query (the selected site). */
@@ -65,55 +102,55 @@ function ToHome() {
 
 export const routes: RouteObject[] = [
   { path: '/login', element: <LoginPage /> },
-  { path: '/passwordreset/request', element: page(PasswordResetRequestPage, true) },
-  { path: '/passwordreset/confirm', element: page(PasswordResetConfirmPage, true) },
-  { path: '/passwordreset/form', element: page(PasswordResetFormPage, true) },
+  { path: '/passwordreset/request', ...page(PasswordResetRequestPage, true) },
+  { path: '/passwordreset/confirm', ...page(PasswordResetConfirmPage, true) },
+  { path: '/passwordreset/form', ...page(PasswordResetFormPage, true) },
   {
     path: '/',
-    element: page(Layout, true),
+    ...page(Layout, true),
     children: [
       { index: true, element: <ToHome /> },
-      { path: 'home', element: page(HomePage) },
-      { path: 'images', element: page(ImagesPage) },
-      { path: 'images/:id', element: page(ImageEditPage) },
-      { path: 'categories', element: page(CategoriesPage) },
-      { path: 'categories/:id', element: page(CategoryEditPage) },
-      { path: 'sites', element: page(SitesPage) },
-      { path: 'sites/:id', element: page(SiteEditPage) },
-      { path: 'users', element: page(UsersPage) },
-      { path: 'users/:id', element: page(UserEditPage) },
-      { path: 'userme', element: page(ProfilePage) },
-      { path: 'organizations', element: page(OrganizationsPage) },
-      { path: 'organizations/:id', element: page(OrganizationEditPage) },
-      { path: 'events', element: page(EventsPage) },
-      { path: 'items', element: page(ItemsPage) },
-      { path: 'items/:id', element: page(ThingEditPage) },
-      { path: 'workers', element: page(WorkersPage) },
-      { path: 'workers/:id', element: page(ThingEditPage) },
-      { path: 'things/:id', element: page(ThingEditPage) },
-      { path: 'endpoints', element: page(EndpointsPage) },
-      { path: 'endpoints/:id', element: page(EndpointEditPage) },
-      { path: 'zones', element: page(ZonesPage) },
-      { path: 'zones/:id', element: page(ZoneEditPage) },
-      { path: 'locationtags', element: page(LocationTagsPage) },
-      { path: 'locationtags/:id', element: page(LocationTagEditPage) },
-      { path: 'apikeys', element: page(ApiKeysPage) },
-      { path: 'apikeys/:id', element: page(ApiKeyEditPage) },
-      { path: 'ssosettings', element: page(SsoSettingsPage) },
-      { path: 'import', element: page(ImportPage) },
-      { path: 'maps', element: page(MapsPage) },
-      { path: 'maps/:id', element: page(MapEditPage) },
-      { path: 'mapview/:id', element: page(MapViewPage) },
-      { path: 'settings', element: page(SiteSettingsPage) },
-      { path: 'reports/zones', element: page(ZoneStatusPage) },
-      { path: 'reports/zonedurations', element: page(ZonesHistoryPage) },
-      { path: 'reports/events', element: page(ActivityPage) },
-      { path: 'reports/exceptions', element: page(ExceptionsPage) },
-      { path: 'reports/zonecategories', element: page(ZoneCategoriesPage) },
-      { path: 'reports/:id', element: page(ReportRunPage) },
-      { path: 'reportconfigs', element: page(ReportConfigsPage) },
-      { path: 'reportconfigs/:id', element: page(ReportConfigEditPage) },
-      { path: 'exceptions/:id', element: page(ExceptionDetailPage) },
+      { path: 'home', ...page(HomePage) },
+      { path: 'images', ...page(ImagesPage) },
+      { path: 'images/:id', ...page(ImageEditPage) },
+      { path: 'categories', ...page(CategoriesPage) },
+      { path: 'categories/:id', ...page(CategoryEditPage) },
+      { path: 'sites', ...page(SitesPage) },
+      { path: 'sites/:id', ...page(SiteEditPage) },
+      { path: 'users', ...page(UsersPage) },
+      { path: 'users/:id', ...page(UserEditPage) },
+      { path: 'userme', ...page(ProfilePage) },
+      { path: 'organizations', ...page(OrganizationsPage) },
+      { path: 'organizations/:id', ...page(OrganizationEditPage) },
+      { path: 'events', ...page(EventsPage) },
+      { path: 'items', ...page(ItemsPage) },
+      { path: 'items/:id', ...page(ThingEditPage) },
+      { path: 'workers', ...page(WorkersPage) },
+      { path: 'workers/:id', ...page(ThingEditPage) },
+      { path: 'things/:id', ...page(ThingEditPage) },
+      { path: 'endpoints', ...page(EndpointsPage) },
+      { path: 'endpoints/:id', ...page(EndpointEditPage) },
+      { path: 'zones', ...page(ZonesPage) },
+      { path: 'zones/:id', ...page(ZoneEditPage) },
+      { path: 'locationtags', ...page(LocationTagsPage) },
+      { path: 'locationtags/:id', ...page(LocationTagEditPage) },
+      { path: 'apikeys', ...page(ApiKeysPage) },
+      { path: 'apikeys/:id', ...page(ApiKeyEditPage) },
+      { path: 'ssosettings', ...page(SsoSettingsPage) },
+      { path: 'import', ...page(ImportPage) },
+      { path: 'maps', ...page(MapsPage) },
+      { path: 'maps/:id', ...page(MapEditPage) },
+      { path: 'mapview/:id', ...page(MapViewPage) },
+      { path: 'settings', ...page(SiteSettingsPage) },
+      { path: 'reports/zones', ...page(ZoneStatusPage) },
+      { path: 'reports/zonedurations', ...page(ZonesHistoryPage) },
+      { path: 'reports/events', ...page(ActivityPage) },
+      { path: 'reports/exceptions', ...page(ExceptionsPage) },
+      { path: 'reports/zonecategories', ...page(ZoneCategoriesPage) },
+      { path: 'reports/:id', ...page(ReportRunPage) },
+      { path: 'reportconfigs', ...page(ReportConfigsPage) },
+      { path: 'reportconfigs/:id', ...page(ReportConfigEditPage) },
+      { path: 'exceptions/:id', ...page(ExceptionDetailPage) },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -1,4 +1,4 @@
-import Autocomplete from '@mui/material/Autocomplete';
+import { Autocomplete } from './Autocomplete';
 import Chip from '@mui/material/Chip';
 import TextField from '@mui/material/TextField';
 

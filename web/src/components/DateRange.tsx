@@ -1,9 +1,9 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import ButtonGroup from '@mui/material/ButtonGroup';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import dayjs, { type Dayjs } from 'dayjs';
 import { lastDays, type DateRangeValue } from './format';
+import { DateField } from './DateField';
 
 export type { DateRangeValue } from './format';
 
@@ -23,6 +23,9 @@ export interface OptionalDateRange {
   start: Dayjs | null;
   end: Dayjs | null;
 }
+
+const FIELD_WIDTH = { width: { xs: '100%', sm: 180 } } as const;
+const FIELD_PROPS = { textField: { size: 'small', sx: FIELD_WIDTH } } as const;
 
 /**
  * Start and End Date pickers with the quick ranges; the range covers whole days. `now` is
@@ -57,18 +60,21 @@ export function DateRange({
       sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}
       data-testid="date-range"
     >
-      <DatePicker
+      <DateField
         label="Start Date"
+        fieldSx={FIELD_WIDTH}
+        slotProps={FIELD_PROPS}
         value={value.start}
         maxDate={value.end ?? today}
         onChange={(d) =>
           allowed(d, null, value.end) &&
           onChange({ start: d.startOf('day'), end: value.end ?? d.endOf('day') })
         }
-        slotProps={{ textField: { size: 'small', sx: { width: { xs: '100%', sm: 180 } } } }}
       />
-      <DatePicker
+      <DateField
         label="End Date"
+        fieldSx={FIELD_WIDTH}
+        slotProps={FIELD_PROPS}
         value={value.end}
         maxDate={today}
         minDate={value.start ?? undefined}
@@ -76,7 +82,6 @@ export function DateRange({
           allowed(d, value.start, null) &&
           onChange({ start: value.start ?? d.startOf('day'), end: d.endOf('day') })
         }
-        slotProps={{ textField: { size: 'small', sx: { width: { xs: '100%', sm: 180 } } } }}
       />
       {showShortcuts && (
         <ButtonGroup variant="outlined" size="small" aria-label="Quick ranges">

@@ -1,14 +1,14 @@
-import Autocomplete from '@mui/material/Autocomplete';
+import { Autocomplete } from './Autocomplete';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { DatePicker } from '@mui/x-date-pickers/DatePicker';
 import type { Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
 import { Controller, type Control, type FieldValues } from 'react-hook-form';
+import { DateField } from './DateField';
 import { SELECT_ITEM_MESSAGE, isEmail } from './formRules';
 
 export type FieldKind =
@@ -238,7 +238,8 @@ export function FormField<V extends FieldValues>({
             );
           case 'date':
             return (
-              <DatePicker
+              <DateField
+                fieldSx={{ width: '100%' }}
                 label={def.label}
                 value={(field.value as Dayjs | null | undefined) ?? null}
                 onChange={(value) => field.onChange(value)}

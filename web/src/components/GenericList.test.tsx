@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../test/utils';
 import type { Page } from '../api/client';
 import { GenericList, type ListColumn } from './GenericList';
@@ -35,6 +35,11 @@ function setup(rows: Row[], total: number, props: Record<string, unknown> = {}, 
 }
 
 const rows = Array.from({ length: 25 }, (_, i) => ({ id: `t${i}`, name: `Thing ${i}` }));
+
+// The grid is its own chunk: load it once so no test waits on it.
+beforeAll(async () => {
+  await import('./DataGridChunk');
+});
 
 describe('GenericList', () => {
   it('loads the default query and shows the total', async () => {

@@ -7,13 +7,13 @@ import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
-import {
-  DataGrid,
-  type GridColDef,
-  type GridPaginationModel,
-  type GridSortModel,
-  type GridValidRowModel,
+import type {
+  GridColDef,
+  GridPaginationModel,
+  GridSortModel,
+  GridValidRowModel,
 } from '@mui/x-data-grid';
+import { DataGrid } from './DataGrid';
 import { keepPreviousData, useQuery, type UseQueryOptions } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';

@@ -13,6 +13,7 @@ interface TextInputProps {
   type?: string;
   autoComplete?: string;
   autoFocus?: boolean;
+  readOnly?: boolean;
   error?: boolean;
   helperText?: ReactNode;
   size?: 'small' | 'medium';

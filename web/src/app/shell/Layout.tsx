@@ -13,7 +13,6 @@ import { Loading } from '../../components/Loading';
 import { useCurrentUser, usePermissions } from '../../features/session/queries';
 import { SiteProvider } from '../../features/session/SiteContext';
 import { useOrgSettings } from '../../features/settings/queries';
-import { DatePickersProvider } from '../DatePickersProvider';
 import { DRAWER_WIDTH } from '../theme';
 import { AccountMenu } from './AccountMenu';
 import { DrawerContent } from './DrawerContent';
@@ -50,9 +49,7 @@ export default function Layout() {
   if (me.isPending || perms.loading || settings.isLoading) return <Loading minHeight="100vh" />;
   return (
     <SiteProvider>
-      <DatePickersProvider>
-        <Shell />
-      </DatePickersProvider>
+      <Shell />
     </SiteProvider>
   );
 }

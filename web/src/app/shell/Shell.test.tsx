@@ -68,7 +68,12 @@ const drawer = () => screen.getByTestId('drawer');
 
 beforeAll(async () => {
   // Load the lazy chunks once so the first test does not pay for it.
-  await Promise.all([import('./Layout'), import('../../features/home/HomePage')]);
+  await Promise.all([
+    import('./Layout'),
+    import('../../features/home/HomePage'),
+    import('../../components/DataGridChunk'),
+    import('../../components/BarChartChunk'),
+  ]);
 });
 
 describe('shell', () => {

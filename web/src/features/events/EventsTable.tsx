@@ -4,13 +4,19 @@ import NotificationImportant from '@mui/icons-material/NotificationImportant';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
-import Tooltip from '@mui/material/Tooltip';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import { Tooltip } from '../../components/Tooltip';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
-import { useMemo, useState } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import type { TrackEvent } from '../../api/types';
 import { NoRows } from '../../components/LoadFailure';
+import { Loading } from '../../components/Loading';
+import { Pager } from '../../components/Pager';
 import { formatListDate } from '../../components/format';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
 import { useSiteNavigate } from '../session/SiteContext';
@@ -20,7 +26,7 @@ import { useEventsPage, type EventFilter } from './queries';
 function TagCell({ event, compact }: { event: TrackEvent; compact: boolean }) {
   const matched = isMatched(event);
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0, height: '100%' }}>
+    <div className="event-tag">
       {matched ? (
         <Tooltip title={event.thingName ? `Matched: ${event.thingName}` : 'Matched'}>
           <CheckCircleOutline
@@ -46,16 +52,9 @@ function TagCell({ event, compact }: { event: TrackEvent; compact: boolean }) {
           color="warning"
           label="unmatched"
           data-testid="unmatched"
-          sx={{ height: 20, fontSize: 11 }}
         />
       )}
-      <Box
-        component="span"
-        title={event.tag}
-        sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
-      >
-        {event.tag}
-      </Box>
+      <span title={event.tag}>{event.tag}</span>
       {event.alarmTamper && (
         <Tooltip title="Tamper alarm">
           <NotificationImportant
@@ -66,48 +65,107 @@ function TagCell({ event, compact }: { event: TrackEvent; compact: boolean }) {
           />
         </Tooltip>
       )}
-    </Box>
+    </div>
   );
 }
 
-const columns: (GridColDef<TrackEvent> & { mobile?: boolean })[] = [
-  {
-    field: 'tag',
-    headerName: 'Tag',
-    minWidth: 210,
-    flex: 1.6,
-    mobile: true,
-  },
+interface Column {
+  field: string;
+  headerName: string;
+  width: number;
+  numeric?: boolean;
+  /** Shown on a phone too. */
+  mobile?: boolean;
+  value: (event: TrackEvent) => ReactNode;
+}
+
+const columns: readonly Column[] = [
+  { field: 'tag', headerName: 'Tag', width: 210, mobile: true, value: () => null },
   {
     field: 'firstTime',
     headerName: 'Last Full Event',
-    minWidth: 175,
-    valueFormatter: (value: string) => formatFirstTime(value),
+    width: 175,
+    value: (e) => formatFirstTime(e.firstTime),
   },
   {
     field: 'time',
     headerName: 'Last Seen',
-    minWidth: 175,
+    width: 175,
     mobile: true,
-    valueFormatter: (value: string) => formatListDate(value),
+    value: (e) => formatListDate(e.time),
   },
-  { field: 'repeatCount', headerName: 'Repeat Event Count', type: 'number', minWidth: 100 },
-  { field: 'direction', headerName: 'Direction', minWidth: 85 },
-  { field: 'endpointName', headerName: 'Endpoint', minWidth: 120, flex: 1 },
   {
-    field: 'data',
-    headerName: 'Data',
-    minWidth: 80,
-    valueGetter: (_v, row) => formatEventData(row.data),
+    field: 'repeatCount',
+    headerName: 'Repeat Event Count',
+    width: 100,
+    numeric: true,
+    value: (e) => e.repeatCount,
   },
-  { field: 'locationTagName', headerName: 'Location', minWidth: 100, flex: 1 },
-  { field: 'antenna', headerName: 'Antenna', type: 'number', minWidth: 80 },
-  { field: 'zoneName', headerName: 'Zone', minWidth: 110, flex: 1 },
+  { field: 'direction', headerName: 'Direction', width: 85, value: (e) => e.direction },
+  { field: 'endpointName', headerName: 'Endpoint', width: 120, value: (e) => e.endpointName },
+  { field: 'data', headerName: 'Data', width: 80, value: (e) => formatEventData(e.data) },
+  { field: 'locationTagName', headerName: 'Location', width: 100, value: (e) => e.locationTagName },
+  { field: 'antenna', headerName: 'Antenna', width: 80, numeric: true, value: (e) => e.antenna },
+  { field: 'zoneName', headerName: 'Zone', width: 110, value: (e) => e.zoneName },
 ];
+
+const mobileColumns = columns.filter((c) => c.mobile);
+
+// Styles are set once on the table, not per cell: a page of rows then renders quickly.
+const tableSx = {
+  tableLayout: 'fixed',
+  width: '100%',
+  '& .MuiTableCell-root': {
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+    height: 36,
+    py: 0,
+  },
+  '& th.MuiTableCell-root': { height: 40, fontWeight: 500 },
+  '& .event-matched': { cursor: 'pointer' },
+  '& .event-unmatched': { cursor: 'default' },
+  '& .event-tag': { display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0 },
+  '& .event-tag > span': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
+  '& .event-tag .MuiChip-root': { height: 20, fontSize: 11 },
+} as const;
+
+/**
+ * One row; memoised: a refresh keeps the objects of unchanged rows (TanStack Query shares
+ * them), so only new or changed rows render again.
+ */
+const EventRow = memo(function EventRow({
+  row,
+  shown,
+  compact,
+  onOpen,
+}: {
+  row: TrackEvent;
+  shown: readonly Column[];
+  compact: boolean;
+  onOpen: (path: string) => void;
+}) {
+  const path = eventThingPath(row);
+  return (
+    <TableRow
+      hover
+      role="row"
+      className={path ? 'event-matched' : 'event-unmatched'}
+      onClick={path ? () => onOpen(path) : undefined}
+    >
+      {shown.map((c) => (
+        <TableCell key={c.field} role="gridcell" align={c.numeric ? 'right' : 'left'}>
+          {c.field === 'tag' ? <TagCell event={row} compact={compact} /> : c.value(row)}
+        </TableCell>
+      ))}
+    </TableRow>
+  );
+});
 
 /**
  * Events, latest first, paged on the server: the Events page (live, or polling when it
  * cannot be) and a thing's Events tab. A row opens its thing, except the unknown placeholder.
+ * A plain table: the columns neither sort nor resize, and the page renders it at once.
  */
 export function EventsTable({
   filter,
@@ -131,68 +189,61 @@ export function EventsTable({
     setPagination((p) => ({ ...p, page: 0 }));
   }
   const result = useEventsPage(filter, pagination.page, pagination.pageSize, { poll, enabled });
-  const total = result.data?.total;
-
-  const visibility = useMemo(
-    () =>
-      Object.fromEntries(columns.map((c) => [c.field, !mobile || !!c.mobile])) as Record<
-        string,
-        boolean
-      >,
-    [mobile],
-  );
-  const gridColumns = useMemo<GridColDef<TrackEvent>[]>(
-    () =>
-      columns.map(({ mobile: _m, ...c }) => ({
-        sortable: false,
-        flex: 1,
-        ...c,
-        ...(c.field === 'tag'
-          ? { renderCell: ({ row }) => <TagCell event={row} compact={mobile} /> }
-          : {}),
-        // On a phone the two columns share the width evenly.
-        ...(mobile ? { flex: 1, minWidth: 160 } : {}),
-      })),
-    [mobile],
-  );
+  const total = result.data?.total ?? 0;
+  const rows = result.isError ? [] : (result.data?.rows ?? []);
+  // Only the first load shows progress: polling refreshes quietly.
+  const loading = result.isPending && enabled;
+  // On a phone the two columns share the width evenly.
+  const shown = mobile ? mobileColumns : columns;
 
   return (
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-      <DataGrid<TrackEvent>
-        label={label}
-        rows={result.isError ? [] : (result.data?.rows ?? [])}
-        columns={gridColumns}
-        getRowId={(e) => e._id}
-        // Only the first load shows the spinner: polling refreshes quietly.
-        loading={result.isPending && enabled}
-        rowCount={total ?? 0}
-        paginationMode="server"
-        paginationModel={pagination}
-        onPaginationModelChange={setPagination}
-        pageSizeOptions={[...PAGE_SIZES]}
-        columnVisibilityModel={visibility}
-        onRowClick={({ row }) => {
-          const path = eventThingPath(row);
-          if (path) navigate(path);
-        }}
-        getRowClassName={({ row }) => (eventThingPath(row) ? 'event-matched' : 'event-unmatched')}
-        disableRowSelectionOnClick
-        disableColumnFilter
-        disableColumnSelector
-        disableColumnMenu
-        density="compact"
-        autoHeight
-        slots={{
-          noRowsOverlay: () => (
-            <NoRows queries={result} name="events" message="No events in this period" />
-          ),
-        }}
-        sx={{
-          '--DataGrid-overlayHeight': '180px',
-          '& .MuiDataGrid-cell': { overflow: 'hidden', textOverflow: 'ellipsis' },
-          '& .event-unmatched': { cursor: 'default' },
-          '& .event-matched': { cursor: 'pointer' },
-        }}
+      <Box sx={{ overflowX: 'auto' }}>
+        <Table
+          role="grid"
+          aria-label={label}
+          aria-rowcount={total + 1}
+          size="small"
+          sx={tableSx}
+          style={{ minWidth: shown.reduce((sum, c) => sum + (mobile ? 160 : c.width), 0) }}
+        >
+          <TableHead>
+            <TableRow role="row">
+              {shown.map((c) => (
+                <TableCell
+                  key={c.field}
+                  role="columnheader"
+                  align={c.numeric ? 'right' : 'left'}
+                  style={mobile ? undefined : { width: c.width }}
+                >
+                  {c.headerName}
+                </TableCell>
+              ))}
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map((row) => (
+              <EventRow key={row._id} row={row} shown={shown} compact={mobile} onOpen={navigate} />
+            ))}
+          </TableBody>
+        </Table>
+        {rows.length === 0 && (
+          <Box sx={{ height: 180 }}>
+            {loading ? (
+              <Loading label="Loading events" minHeight={180} />
+            ) : (
+              <NoRows queries={result} name="events" message="No events in this period" />
+            )}
+          </Box>
+        )}
+      </Box>
+      <Pager
+        count={total}
+        page={pagination.page}
+        pageSize={pagination.pageSize}
+        pageSizes={PAGE_SIZES}
+        onPageChange={(page) => setPagination((p) => ({ ...p, page }))}
+        onPageSizeChange={(pageSize) => setPagination({ page: 0, pageSize })}
       />
     </Paper>
   );

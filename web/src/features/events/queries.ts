@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, unwrap, unwrapPage } from '../../api/client';
 import { EVENTS_POLL_MS } from './eventLogic';
 
@@ -34,6 +34,17 @@ export function useEventsPage(
   { poll = false, enabled = true }: { poll?: boolean; enabled?: boolean } = {},
 ) {
   return useQuery({
+    ...eventsPageQuery(filter, page, limit),
+    enabled,
+    placeholderData: keepPreviousData,
+    refetchInterval: poll ? EVENTS_POLL_MS : false,
+    refetchIntervalInBackground: false,
+  });
+}
+
+/** One page of events, latest first (also fetched ahead, see EventsPage's prefetch). */
+export const eventsPageQuery = (filter: EventFilter, page: number, limit: number) =>
+  queryOptions({
     queryKey: eventKeys.page(filter, page, limit),
     queryFn: () =>
       unwrapPage(
@@ -51,12 +62,7 @@ export function useEventsPage(
           },
         }),
       ),
-    enabled,
-    placeholderData: keepPreviousData,
-    refetchInterval: poll ? EVENTS_POLL_MS : false,
-    refetchIntervalInBackground: false,
   });
-}
 
 /** The site's endpoints as filter choices. */
 export function useEventSources(site: string | undefined) {

@@ -1,5 +1,6 @@
 import RouterOutlined from '@mui/icons-material/RouterOutlined';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
+import { DataGrid } from '../../components/DataGrid';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { useMemo } from 'react';

@@ -2,7 +2,7 @@ import BarChartOutlined from '@mui/icons-material/BarChartOutlined';
 import Box from '@mui/material/Box';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
-import { BarChart } from '@mui/x-charts/BarChart';
+import { BarChart } from '../../components/BarChart';
 import { useMemo } from 'react';
 import { NoRows, type Retryable } from '../../components/LoadFailure';
 import { shortText } from '../../components/format';

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Paper from '@mui/material/Paper';
-import { DataGrid, type GridColDef } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
+import { DataGrid } from '../../components/DataGrid';
 import { useState } from 'react';
 import type { Thing, ZoneDuration } from '../../api/types';
 import { DateRange } from '../../components/DateRange';

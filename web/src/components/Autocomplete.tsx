@@ -1,0 +1,61 @@
+import Box from '@mui/material/Box';
+import type { AutocompleteProps, AutocompleteRenderInputParams } from '@mui/material/Autocomplete';
+import type { ChipTypeMap } from '@mui/material/Chip';
+import { lazy, Suspense, useId, type ComponentType, type ElementType } from 'react';
+
+// Autocomplete and its popup code (about 17 KiB gzipped) load after the screen shows; until
+// then the field is drawn by its own renderInput, read-only, with its current value.
+const Lazy = lazy(() => import('@mui/material/Autocomplete')) as unknown as ComponentType<
+  AutocompleteProps<unknown, boolean, boolean, boolean>
+>;
+
+function defaultLabel(option: unknown): string {
+  if (typeof option === 'string') return option;
+  const label = (option as { label?: unknown } | null)?.label;
+  return typeof label === 'string' ? label : String(option ?? '');
+}
+
+/** MUI's Autocomplete, same props, loaded in its own chunk. */
+export function Autocomplete<
+  Value,
+  Multiple extends boolean | undefined = false,
+  DisableClearable extends boolean | undefined = false,
+  FreeSolo extends boolean | undefined = false,
+  ChipComponent extends ElementType = ChipTypeMap['defaultComponent'],
+>(props: AutocompleteProps<Value, Multiple, DisableClearable, FreeSolo, ChipComponent>) {
+  const id = useId();
+  const label = (props.getOptionLabel as ((o: unknown) => string) | undefined) ?? defaultLabel;
+  const value: unknown = props.value;
+  const text = Array.isArray(value)
+    ? value.map(label).join(', ')
+    : value != null
+      ? label(value)
+      : (props.inputValue ?? '');
+  const params = {
+    id: props.id ?? id,
+    disabled: !!props.disabled,
+    fullWidth: !!props.fullWidth,
+    size: props.size === 'small' ? 'small' : undefined,
+    slotProps: {
+      inputLabel: {},
+      input: {
+        ref: null,
+        className: '',
+        startAdornment: null,
+        endAdornment: null,
+        onMouseDown: () => undefined,
+      },
+      htmlInput: { readOnly: true, value: text },
+    },
+  } as unknown as AutocompleteRenderInputParams;
+  const fallback = (
+    <Box sx={props.sx} className={props.className}>
+      {props.renderInput(params)}
+    </Box>
+  );
+  return (
+    <Suspense fallback={fallback}>
+      <Lazy {...(props as AutocompleteProps<unknown, boolean, boolean, boolean>)} />
+    </Suspense>
+  );
+}

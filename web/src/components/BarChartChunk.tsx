@@ -1,0 +1,1 @@
+export { BarChart as default } from '@mui/x-charts/BarChart';

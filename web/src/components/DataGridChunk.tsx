@@ -1,0 +1,1 @@
+export { DataGrid as default } from '@mui/x-data-grid';
