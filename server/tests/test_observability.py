@@ -7,7 +7,7 @@ import os
 import re
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +23,7 @@ from tests.broker import mqtt_broker
 from tests.database import fresh_database
 from tests.serve import ROOT, Served, children, free_port, processing_children, serve
 from tests.tracking import epc
+from tests.waiting import eventually
 
 MAX_PENDING = 5
 # Starting the processing child takes long on a busy machine.
@@ -107,17 +108,6 @@ def scrape(url: str) -> Scraped:
     response = httpx.get(f"{url}/metrics", timeout=10)
     assert response.status_code == 200
     return samples(response.text)
-
-
-def eventually(check: Callable[[], Any], seconds: float = 30) -> Any:
-    """Poll until check() returns something truthy; its last answer for the message."""
-    deadline = time.monotonic() + seconds
-    while True:
-        outcome = check()
-        if outcome:
-            return outcome
-        assert time.monotonic() < deadline, f"timed out; last: {outcome!r}"
-        time.sleep(0.3)
 
 
 def child_of(pid: int) -> int:

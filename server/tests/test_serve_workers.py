@@ -6,7 +6,7 @@ import os
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -22,6 +22,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from tests.database import fresh_database
 from tests.serve import TAGTRACK, Served, children, http_workers, processing_children, serve
 from tests.tracking import epc
+from tests.waiting import eventually
 
 WORKERS = 2
 LOCK_AFTER = 4
@@ -40,16 +41,6 @@ class Server:
     @property
     def pid(self) -> int:
         return self.served.process.pid
-
-
-def eventually(check: Callable[[], Any], seconds: float = 60) -> Any:
-    deadline = time.monotonic() + seconds
-    while True:
-        outcome = check()
-        if outcome:
-            return outcome
-        assert time.monotonic() < deadline, f"timed out; last: {outcome!r}"
-        time.sleep(0.3)
 
 
 def query(database: str, sql: str, *params: object) -> list[tuple[Any, ...]]:

@@ -1,13 +1,10 @@
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Sequence
 from typing import Any
 
-import asyncpg
 import orjson
 from sqlalchemy import BigInteger, cast, func, insert, or_, select
-from sqlalchemy.exc import DBAPIError
 
-from tagtrack.kit.repository import Repository
+from tagtrack.kit.repository import Repository, as_dbapi_error
 from tagtrack.models import ImageCategory, Site, ThingTag, Zone
 from tagtrack.processing.repository import any_of
 
@@ -19,15 +16,6 @@ _COLUMNS = (
     "endpoint_id", "direction", "location_tag_id", "xy", "map_id", "alarm_tamper",
     "alarm_tamper_tag", "alarm_tamper_time", "time_created", "time_modified",
 )  # fmt: skip
-
-
-@asynccontextmanager
-async def _as_dbapi_error(statement: str) -> AsyncIterator[None]:
-    """Driver errors as SQLAlchemy raises them: the caller tells a refused row by them."""
-    try:
-        yield
-    except asyncpg.PostgresError as exc:
-        raise DBAPIError(statement, None, exc) from exc
 
 
 def _like_prefix(prefix: str) -> str:
@@ -93,7 +81,7 @@ class ImportRepository(Repository[ImageCategory]):
             (org_id, tag, thing_id) for thing_id, carried in tags.items() for tag in carried
         ]
         driver = await self._driver()
-        async with _as_dbapi_error("COPY things"):
+        async with as_dbapi_error("COPY things"):
             await driver.copy_records_to_table("things", records=records, columns=_COLUMNS)
             if tag_records:
                 await driver.copy_records_to_table(

@@ -1,16 +1,28 @@
 """The base every repository builds on: a session and the common writes."""
 
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from typing import Any, Generic, TypeVar
 
 import asyncpg
 from sqlalchemy import Select, select, text
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.models.base import Base
 from tagtrack.models.site import Site
 
 M = TypeVar("M", bound=Base)
+
+
+@asynccontextmanager
+async def as_dbapi_error(statement: str) -> AsyncIterator[None]:
+    """Errors of the raw driver as SQLAlchemy raises them, so callers tell bad data from a lost
+    database the same way whichever path wrote it."""
+    try:
+        yield
+    except asyncpg.PostgresError as exc:
+        raise DBAPIError(statement, None, exc) from exc
 
 
 class Repository(Generic[M]):

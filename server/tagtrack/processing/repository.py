@@ -8,21 +8,18 @@ executemany round trips cost more than the database work itself.
 
 import zlib
 from collections import Counter
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-import asyncpg
 import orjson
 from sqlalchemy import Integer, String, delete, func, insert, select, text, true, tuple_
 from sqlalchemy import cast as sa_cast
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.exc import DBAPIError
 
-from tagtrack.kit.repository import Repository
+from tagtrack.kit.repository import Repository, as_dbapi_error
 from tagtrack.models import (
     Endpoint,
     Event,
@@ -197,15 +194,6 @@ class VisitRow:
 def any_of(values: Iterable[str]) -> Any:
     """`= ANY(array)`: one parameter, one cached statement, however many values a batch has."""
     return func.any(sa_cast(list(values), ARRAY(String)))
-
-
-@asynccontextmanager
-async def _as_dbapi_error(statement: str) -> AsyncIterator[None]:
-    """Driver errors as SQLAlchemy raises them, so callers tell bad data from a lost database."""
-    try:
-        yield
-    except asyncpg.PostgresError as exc:
-        raise DBAPIError(statement, None, exc) from exc
 
 
 def _split(rows: Iterable[Any]) -> tuple[list[Any], list[Any]]:
@@ -444,7 +432,7 @@ class ProcessingRepository(Repository[PendingRead]):
                 "WHERE date_trunc('hour', was, 'UTC') <> date_trunc('hour', time, 'UTC')"
             )
             driver = await self._driver()
-            async with _as_dbapi_error(sql):
+            async with as_dbapi_error(sql):
                 for site_id, was, now in await driver.fetch(sql, *arguments):
                     counts[(site_id, hour_of(was))] -= 1
                     counts[(site_id, hour_of(now))] += 1
@@ -459,7 +447,7 @@ class ProcessingRepository(Repository[PendingRead]):
         if not added:
             return
         driver = await self._driver()
-        async with _as_dbapi_error(ADD_EVENT_COUNTS):
+        async with as_dbapi_error(ADD_EVENT_COUNTS):
             await driver.execute(
                 ADD_EVENT_COUNTS,
                 org_id,
@@ -520,7 +508,7 @@ class ProcessingRepository(Repository[PendingRead]):
             return
         records = [tuple(_copy_value(getattr(row, name)) for name in columns) for row in rows]
         driver = await self._driver()
-        async with _as_dbapi_error(f"COPY {table}"):
+        async with as_dbapi_error(f"COPY {table}"):
             await driver.copy_records_to_table(table, records=records, columns=columns)
 
     async def _update(
@@ -539,7 +527,7 @@ class ProcessingRepository(Repository[PendingRead]):
             table, key, changes, rows, partition_key=partition_key, modified=modified
         )
         driver = await self._driver()
-        async with _as_dbapi_error(sql):
+        async with as_dbapi_error(sql):
             await driver.execute(sql, *arguments)
 
     @staticmethod
