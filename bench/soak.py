@@ -18,7 +18,16 @@ from tempfile import TemporaryDirectory
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from bench.common import POLL_SECONDS, Tally, poll_console, post_reads, rss_mib, server_env, sign_in
+from bench.common import (
+    POLL_SECONDS,
+    Tally,
+    http_worker,
+    poll_console,
+    post_reads,
+    rss_mib,
+    server_env,
+    sign_in,
+)
 from tests.database import fresh_database
 from tests.serve import reader_key, serve
 
@@ -126,10 +135,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         flush=True,
     )
     with TemporaryDirectory(prefix="tagtrack-soak-") as data_dir, fresh_database() as url:
-        env = server_env(url, data_dir, admin_email=ADMIN, admin_password=ADMIN_PASSWORD)
+        # One HTTP worker: the process whose memory must stay flat is the one that answers.
+        env = server_env(
+            url, data_dir, admin_email=ADMIN, admin_password=ADMIN_PASSWORD, workers="1"
+        )
         with serve(env) as served:
             key = reader_key(served.url, ADMIN, ADMIN_PASSWORD, "Soak Dock")
-            tally = asyncio.run(soak(served.url, served.process.pid, args, key, url))
+            worker = http_worker(served.process.pid)
+            tally = asyncio.run(soak(served.url, worker, args, key, url))
     errors = ", ".join(f"{k}: {v}" for k, v in sorted(tally.errors.items())) or "none"
     print(
         f"done: {tally.reads} reads accepted, {tally.console_requests} console requests, "
