@@ -28,21 +28,6 @@ DEFAULT_BUDGET = 250.0
 SIGNED_OUT_BUDGET = 172.0
 BUDGETS = {
     "LoginPage": 170.0,
-    # Over the default today (react-hook-form, tabs and dialogs of the detail form, the
-    # map): held where they are until they are brought under it.
-    "ThingEditPage": 295.0,
-    "EndpointEditPage": 284.0,
-    "MapViewPage": 279.0,
-    "CategoryEditPage": 275.0,
-    "ZoneEditPage": 271.0,
-    "LocationTagEditPage": 270.0,
-    "ApiKeyEditPage": 269.0,
-    "UserEditPage": 269.0,
-    "ReportConfigEditPage": 269.0,
-    "SiteEditPage": 268.5,
-    "ProfilePage": 268.0,
-    "OrganizationEditPage": 268.0,
-    "SsoSettingsPage": 267.5,
 }
 ENTRY = re.compile(r'<script type="module"[^>]*src="/assets/([^"]+\.js)"')
 

@@ -3,7 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderAt } from '../test/utils';
 import { ApiError } from '../api/client';
-import { DetailForm, type DetailFormProps, type TabDef } from './DetailForm';
+import type { DetailFormProps, TabDef } from './DetailForm';
+// The form itself (DetailForm shows it once its chunk has loaded).
+import DetailForm from './DetailFormChunk';
 import { requiredMessage, ruleMessage, validationMessage } from './formRules';
 
 interface Thing {

@@ -1,4 +1,5 @@
 import QrCode2Outlined from '@mui/icons-material/QrCode2Outlined';
+import { lazy, Suspense } from 'react';
 import TextField from '@mui/material/TextField';
 import { useParams } from 'react-router';
 import type { Endpoint } from '../../api/types';
@@ -6,7 +7,7 @@ import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadGate } from '../../components/LoadGate';
 import { SiteReady } from '../../components/SiteReady';
-import { QrCode } from '../../components/QrCode';
+import { Loading } from '../../components/Loading';
 import { useRecordSite } from '../../components/useRecordSite';
 import { useMapOptions } from '../maps/queries';
 import { useSiteNavigate } from '../session/SiteContext';
@@ -24,6 +25,9 @@ import {
   type EndpointForm,
 } from './endpointForm';
 import { useDeleteEndpoint, useEndpoint, useSaveEndpoint } from './queries';
+
+// The QR code (its tab is not the first) loads in its own chunk.
+const QrCode = lazy(() => import('../../components/QrCode').then((m) => ({ default: m.QrCode })));
 
 function EndpointEditor({ id, endpoint }: { id: string; endpoint: Endpoint | undefined }) {
   const isNew = id === 'new';
@@ -106,7 +110,9 @@ function EndpointEditor({ id, endpoint }: { id: string; endpoint: Endpoint | und
       label: 'QR Code',
       hidden: isNew || !endpoint,
       content: endpoint?.qrcode ? (
-        <QrCode value={endpoint.qrcode} message={SCAN_MESSAGE} />
+        <Suspense fallback={<Loading />}>
+          <QrCode value={endpoint.qrcode} message={SCAN_MESSAGE} />
+        </Suspense>
       ) : (
         <EmptyState
           icon={<QrCode2Outlined sx={{ fontSize: 40, opacity: 0.5 }} />}

@@ -12,7 +12,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { failureText } from '../../api/client';
 import type { ImageMeta } from '../../api/types';
@@ -24,7 +24,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { useSnackbar } from '../../components/Snackbar';
 import { usePermissions } from '../session/queries';
 import { useSiteNavigate } from '../session/SiteContext';
-import { BulkEditDialog, type BulkChanges } from './BulkEditDialog';
+import type { BulkChanges } from './BulkEditDialog';
 import { ImageCard } from './ImageCard';
 import { devicePosition, locationOf } from './location';
 import {
@@ -41,6 +41,11 @@ import {
   type ExportKind,
 } from './queries';
 import { isSearchActive, searchFromParams, searchParams, withImageSearch } from './search';
+
+// The bulk edit dialog (with its pickers) loads the first time it opens.
+const BulkEditDialog = lazy(() =>
+  import('./BulkEditDialog').then((m) => ({ default: m.BulkEditDialog })),
+);
 
 /** Load the next page when the bottom of the page is this close. */
 export const INFINITE_SCROLL_PX = 400;
@@ -78,6 +83,9 @@ export default function ImagesPage() {
   const [progress, setProgress] = useState<number | null>(null);
   const [exportAnchor, setExportAnchor] = useState<HTMLElement | null>(null);
   const [editing, setEditing] = useState(false);
+  // Mounted from the first opening on, so it closes with its transition.
+  const [editedOnce, setEditedOnce] = useState(false);
+  if (editing && !editedOnce) setEditedOnce(true);
   const [deleting, setDeleting] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -356,13 +364,17 @@ export default function ImagesPage() {
         <MenuItem onClick={() => void runExport('csv')}>Download CSV Data</MenuItem>
       </Menu>
 
-      <BulkEditDialog
-        open={editing}
-        count={count}
-        busy={bulkEdit.isPending}
-        onApply={(changes) => void applyBulk(changes)}
-        onClose={() => setEditing(false)}
-      />
+      {editedOnce && (
+        <Suspense fallback={null}>
+          <BulkEditDialog
+            open={editing}
+            count={count}
+            busy={bulkEdit.isPending}
+            onApply={(changes) => void applyBulk(changes)}
+            onClose={() => setEditing(false)}
+          />
+        </Suspense>
+      )}
       <ConfirmDialog
         open={deleting}
         title="Delete Images"

@@ -1,16 +1,15 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
 import { useLocation, useParams } from 'react-router';
 import type { Thing, ThingCreate } from '../../api/types';
 import { ChipsInput, chipValues } from '../../components/ChipsInput';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
+import { Loading } from '../../components/Loading';
 import { SiteReady } from '../../components/SiteReady';
 import { ALL_SITES_ID } from '../../constants';
-import { EventsTable } from '../events/EventsTable';
 import { useSiteSelection } from '../session/SiteContext';
 import { useSiteLabels } from '../settings/queries';
 import { usePermissions } from '../session/queries';
-import { DataTab } from './DataTab';
 import { photoTab } from './photoTab';
 import {
   fetchThing,
@@ -20,10 +19,24 @@ import {
   useThingClasses,
   useUpdateThing,
 } from './queries';
-import { RelationsTab } from './RelationsTab';
 import { StatePanel } from './StatePanel';
 import { asThingClass, classOfPath, listPathOf, type ThingClass } from './thingLogic';
-import { ZoneHistoryTab } from './ZoneHistoryTab';
+
+// The tabs after the first load in their own chunks, while the first one shows.
+const EventsTable = lazy(() =>
+  import('../events/EventsTable').then((m) => ({ default: m.EventsTable })),
+);
+const ZoneHistoryTab = lazy(() =>
+  import('./ZoneHistoryTab').then((m) => ({ default: m.ZoneHistoryTab })),
+);
+const DataTab = lazy(() => import('./DataTab').then((m) => ({ default: m.DataTab })));
+const RelationsTab = lazy(() =>
+  import('./RelationsTab').then((m) => ({ default: m.RelationsTab })),
+);
+
+function Deferred({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
 
 export interface ThingForm {
   name: string;
@@ -165,20 +178,38 @@ function ThingEditor({
       label: 'Events',
       hidden: !live,
       content: live ? (
-        <EventsTable filter={{ thing: live._id, site: live.site }} label="Thing events" />
+        <Deferred>
+          <EventsTable filter={{ thing: live._id, site: live.site }} label="Thing events" />
+        </Deferred>
       ) : null,
     },
     {
       label: 'Zone History',
       hidden: !live,
-      content: live ? <ZoneHistoryTab thing={live} /> : null,
+      content: live ? (
+        <Deferred>
+          <ZoneHistoryTab thing={live} />
+        </Deferred>
+      ) : null,
     },
     photoTab<ThingForm>(live, className.toLowerCase()),
-    { label: 'Data', hidden: !live, content: live ? <DataTab thing={live} /> : null },
+    {
+      label: 'Data',
+      hidden: !live,
+      content: live ? (
+        <Deferred>
+          <DataTab thing={live} />
+        </Deferred>
+      ) : null,
+    },
     {
       label: 'Parents/Children',
       hidden: !live,
-      content: live ? <RelationsTab thing={live} canModify={canModify} /> : null,
+      content: live ? (
+        <Deferred>
+          <RelationsTab thing={live} canModify={canModify} />
+        </Deferred>
+      ) : null,
     },
   ];
 
