@@ -5,6 +5,7 @@ the name."""
 import re
 import uuid
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import psycopg
 import pytest
@@ -249,10 +250,9 @@ def test_gallery_is_ordered_by_the_date_it_shows(
     page: Page, console: Console, admin_api: APIRequestContext
 ) -> None:
     tag = f"order{uuid.uuid4().hex[:6]}"
+    taken = [datetime(2025, 5, 20, 9, 0), datetime(2021, 1, 10, 9, 0), datetime(2023, 3, 15, 9, 0)]
     # Uploaded first but taken last, so upload order and the date shown disagree.
-    recent = api_upload(admin_api, tag, taken=datetime(2025, 5, 20, 9, 0))["id"]
-    old = api_upload(admin_api, tag, taken=datetime(2021, 1, 10, 9, 0))["id"]
-    middle = api_upload(admin_api, tag, taken=datetime(2023, 3, 15, 9, 0))["id"]
+    recent, old, middle = (api_upload(admin_api, tag, taken=when)["id"] for when in taken)
     open_gallery(page, console, f"?tags={tag}")
     expect(cards(page)).to_have_count(3)
     assert [cards(page).nth(i).get_attribute("data-id") for i in range(3)] == [
@@ -261,9 +261,13 @@ def test_gallery_is_ordered_by_the_date_it_shows(
         old,
     ]
     dates = cards(page).get_by_test_id("image-date")
-    expect(dates).to_have_text(
-        [re.compile("^05/20/2025"), re.compile("^03/15/2023"), re.compile("^01/10/2021")]
-    )
+    # A time without an offset is UTC; the card shows it in the browser's zone, which this
+    # module sets to where it is midday now: up to twelve hours from UTC, another day.
+    shown = [
+        when.replace(tzinfo=UTC).astimezone(ZoneInfo(BROWSER_TIMEZONE)).strftime("^%m/%d/%Y")
+        for when in (taken[0], taken[2], taken[1])
+    ]
+    expect(dates).to_have_text([re.compile(day) for day in shown])
     expect(page.get_by_test_id("gallery-order")).to_have_text(
         "Newest first by the date shown: when the photo was taken, else when it was uploaded."
     )
