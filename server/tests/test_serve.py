@@ -1,11 +1,14 @@
 """The first README command's path: serve with demo data on the embedded PostgreSQL."""
 
+import os
 import signal
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.serve import serve
 
@@ -18,8 +21,19 @@ def _login(url: str, username: str, password: str) -> Iterator[httpx.Client]:
         yield client
 
 
-def test_serve_demo_on_embedded_postgres_and_restart(tmp_path: Path) -> None:
-    env = {"TAGTRACK_DATABASE_URL": "", "TAGTRACK_DATA_DIR": str(tmp_path / "data")}
+@pytest.fixture
+def data_dir() -> Iterator[Path]:
+    """A data folder other users can reach, as a clone's ./data is. Run as root, the embedded
+    PostgreSQL runs as a user of its own, whose pg_ctl must reach the folder to stop the
+    server cleanly; pytest's tmp_path is private to root, where the stop fell back to a kill
+    that could leave postmaster.pid behind."""
+    with tempfile.TemporaryDirectory(prefix="tagtrack-serve-") as folder:
+        os.chmod(folder, 0o755)
+        yield Path(folder) / "data"
+
+
+def test_serve_demo_on_embedded_postgres_and_restart(data_dir: Path) -> None:
+    env = {"TAGTRACK_DATABASE_URL": "", "TAGTRACK_DATA_DIR": str(data_dir)}
     with serve(env, "--demo") as first:
         username = first.printed("Username")
         password = first.printed("Password")
@@ -31,7 +45,7 @@ def test_serve_demo_on_embedded_postgres_and_restart(tmp_path: Path) -> None:
             assert "Rotterdam Distribution Centre" in names
             assert sites.headers["x-total-count"] == str(len(names))
             assert client.get("/api/users").headers["x-total-count"] == "5"
-    assert (tmp_path / "data" / "pg" / "PG_VERSION").is_file()
+    assert (data_dir / "pg" / "PG_VERSION").is_file()
 
     # A second start reuses ./data: nothing is created or printed twice. A service
     # manager stops it with SIGTERM, which must stop the embedded PostgreSQL too.
@@ -42,4 +56,4 @@ def test_serve_demo_on_embedded_postgres_and_restart(tmp_path: Path) -> None:
             assert client.get("/api/sites").headers["x-total-count"] == str(len(names))
             assert client.get("/api/users").headers["x-total-count"] == "5"
     assert second.process.returncode == 0, second.text()
-    assert not (tmp_path / "data" / "pg" / "postmaster.pid").exists()
+    assert not (data_dir / "pg" / "postmaster.pid").exists()

@@ -42,8 +42,13 @@ log = get_logger("tagtrack.serve")
 # resets that request.
 KEEP_ALIVE_SECONDS = 75
 WATCH_SECONDS = 0.5
-# Running answers get this long to finish once the workers are asked to stop.
-STOP_SECONDS = 30.0
+# Running answers get this long to finish once a worker is asked to stop; then uvicorn ends
+# them. A request whose client stops sending half way (the simulator, stopped beside the
+# workers, or a reader cut off) would otherwise hold its worker's stop for ever. Readers
+# get no 202 for a cut request, so they send it again.
+GRACEFUL_STOP_SECONDS = 10
+# After that, a worker that still has not exited is killed.
+STOP_SECONDS = 20.0
 STATUS_BYTES = 2048
 REASON_CHARS = 300
 
@@ -122,6 +127,7 @@ def server_config(app: FastAPI, settings: Settings) -> uvicorn.Config:
         log_config=None,
         proxy_headers=False,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        timeout_graceful_shutdown=GRACEFUL_STOP_SECONDS,
     )
 
 
