@@ -26,7 +26,7 @@ from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.core.ids import ALL_SITES_ID, new_id
+from tagtrack.models.ids import ALL_SITES_ID, new_id
 from tagtrack.core.security import hash_password, new_token, token_hash
 from tagtrack.models import Endpoint, OrgKey, Site, User, Zone, ZoneGate
 from tagtrack.models.org_key import org_keys_of

@@ -105,6 +105,7 @@ def serve(
 
 def _serve(demo: bool, host: str | None, port: int | None) -> None:
     from tagtrack.core.workers import supervise, worker_count
+    from tagtrack.ingest.service import Admission
 
     settings = get_settings().model_copy(
         update={
@@ -118,7 +119,7 @@ def _serve(demo: bool, host: str | None, port: int | None) -> None:
     # Until the supervisor takes the signals over: exiting through Python (not the default
     # handler) lets the embedded PostgreSQL be stopped on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    code = asyncio.run(supervise(settings, url, worker_count(settings)))
+    code = asyncio.run(supervise(settings, url, worker_count(settings), Admission()))
     if code:
         sys.exit(code)
 

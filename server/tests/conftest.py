@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.core.ids import ALL_SITES_ID
+from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.core.migrate import upgrade
 from tagtrack.main import create_app
 from tagtrack.models import Site, User

@@ -12,7 +12,7 @@ import pytest
 
 from tagtrack.auth.dependencies import SESSION_COOKIE
 from tagtrack.core.config import Settings
-from tagtrack.core.ids import ALL_SITES_ID
+from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.core.security import hash_password
 from tagtrack.main import create_app
 from tagtrack.models import User

@@ -6,7 +6,7 @@ import json
 import pytest
 from fastapi import FastAPI
 
-from tagtrack.core.ids import is_id
+from tagtrack.models.ids import is_id
 from tagtrack.images.storage import LocalStorage, image_key
 from tests.conftest import Org
 from tests.helpers import OTHER_ID, assert_error, site_body

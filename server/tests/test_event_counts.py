@@ -21,7 +21,7 @@ from sqlalchemy import func, select, text
 from tagtrack.core import retention
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.core.ids import new_id
+from tagtrack.models.ids import new_id
 from tagtrack.core.migrate import upgrade
 from tagtrack.core.partitions import ensure_partitions, month_start, partition_name
 from tagtrack.core.retention import apply_retention

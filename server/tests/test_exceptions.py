@@ -3,7 +3,7 @@
 from datetime import datetime, timedelta
 from typing import Any
 
-from tagtrack.core.ids import UNKNOWN_THING_ID
+from tagtrack.models.ids import UNKNOWN_THING_ID
 from tagtrack.models import TrackingException
 from tests.reporting import formats, org_with_floor, values, xlsx
 from tests.tracking import Floor, at, epc

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
-from tagtrack.core.ids import new_id
+from tagtrack.models.ids import new_id
 from tagtrack.images.demo import PHOTOS, seed_demo_images
 from tagtrack.images.exports import Entry, csv_stream, zip_stream
 from tagtrack.images.storage import CHUNK, LocalStorage

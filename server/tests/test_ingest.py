@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
-from tagtrack.core.ids import new_id
+from tagtrack.models.ids import new_id
 from tagtrack.ingest.formats import parse_payload
 from tagtrack.main import create_app
 from tagtrack.models import EndpointStatus, Event, PendingRead, RawPayload

@@ -24,7 +24,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from tagtrack.core.config import Settings
-from tagtrack.core.ids import new_id
+from tagtrack.models.ids import new_id
 from tagtrack.ingest.mqtt import MqttSubscriber
 from tagtrack.ingest.service import Admission
 from tagtrack.main import create_app

@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.core.ids import new_id
+from tagtrack.models.ids import new_id
 from tagtrack.models import (
     DailyRun,
     Endpoint,

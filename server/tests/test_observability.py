@@ -18,7 +18,7 @@ import paho.mqtt.publish as mqtt_publish
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tagtrack.core.ids import new_id
+from tagtrack.models.ids import new_id
 from tests.broker import mqtt_broker
 from tests.database import fresh_database
 from tests.serve import ROOT, Served, children, free_port, processing_children, serve

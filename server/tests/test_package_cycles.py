@@ -118,7 +118,9 @@ def _cycle_in(graph: Graph, group: set[str]) -> list[str]:
 
 
 def describe(graph: Graph, cycle: list[str]) -> str:
-    steps = [f"{a} -> {b} ({', '.join(graph[a][b])})" for a, b in zip(cycle, cycle[1:], strict=False)]
+    steps = [
+        f"{a} -> {b} ({', '.join(graph[a][b])})" for a, b in zip(cycle, cycle[1:], strict=False)
+    ]
     return "import cycle " + " -> ".join(cycle) + ":\n  " + "\n  ".join(steps)
 
 

@@ -12,7 +12,7 @@ from sqlalchemy import text
 
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.core.ids import new_id
+from tagtrack.models.ids import new_id
 from tagtrack.core.migrate import upgrade
 from tagtrack.core.partitions import (
     MONTHS_AHEAD,

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import text
 
 from tagtrack.core.config import Settings
-from tagtrack.core.ids import ALL_SITES_ID
+from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.core.migrate import upgrade
 from tagtrack.mail.sender import OutboxSender
 from tagtrack.main import create_app

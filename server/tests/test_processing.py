@@ -5,7 +5,7 @@ import asyncio
 from sqlalchemy import func, select, text
 
 from tagtrack.core.config import Settings
-from tagtrack.core.ids import UNKNOWN_THING_ID
+from tagtrack.models.ids import UNKNOWN_THING_ID
 from tagtrack.mail.sender import OutboxSender
 from tagtrack.models import PendingRead, SiteSettings, Thing
 from tests.mailbox import smtp_server

@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 from sqlalchemy import text
 
-from tagtrack.core.ids import UNKNOWN_THING_ID
+from tagtrack.models.ids import UNKNOWN_THING_ID
 from tagtrack.processing.service import nanoseconds
 from tests.conftest import Org
 from tests.reporting import formats, org_with_floor, seconds, values, xlsx, z

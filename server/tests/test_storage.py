@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from obstore.store import S3Store
 
 from tagtrack.core.config import Settings
-from tagtrack.core.ids import new_id
+from tagtrack.models.ids import new_id
 from tagtrack.images.storage import (
     CHUNK,
     LocalStorage,

@@ -6,7 +6,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tagtrack.core.ids import ALL_SITES_ID
+from tagtrack.models.ids import ALL_SITES_ID
 from tests.conftest import PASSWORD, Org, make_client
 from tests.helpers import OTHER_ID, assert_error, signed_in_user
 

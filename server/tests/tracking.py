@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
-from tagtrack.core.ids import new_id
+from tagtrack.models.ids import new_id
 from tagtrack.models import (
     Endpoint,
     Event,

@@ -14,7 +14,7 @@ from tagtrack.apikeys.schemas import (
 from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound, ValidationFailed
-from tagtrack.core.ids import ALL_SITES_ID
+from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.core.security import token_hash
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import ApiKey

@@ -3,7 +3,7 @@
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from tagtrack.core.ids import ALL_SITES_ID
+from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.roles.rules import ALL_SITES_RESOURCE, Operation
 
 

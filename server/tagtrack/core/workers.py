@@ -23,7 +23,7 @@ import time
 from multiprocessing.context import SpawnProcess
 from multiprocessing.sharedctypes import Synchronized
 from types import FrameType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 import uvicorn
@@ -34,6 +34,9 @@ from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.logging import configure_logging, get_logger
 from tagtrack.core.metrics import process_gone
+
+if TYPE_CHECKING:
+    from tagtrack.ingest.service import Admission
 
 log = get_logger("tagtrack.serve")
 
@@ -220,11 +223,10 @@ def bind(settings: Settings) -> socket.socket:
     return sock
 
 
-async def supervise(settings: Settings, url: str, count: int) -> int:
+async def supervise(settings: Settings, url: str, count: int, admission: "Admission") -> int:
     """Run the installation's background work and `count` HTTP workers until SIGTERM or
     SIGINT; the exit code (STARTUP_FAILURE when the server could not start)."""
     from tagtrack.core.partitions import ensure_partitions_logged
-    from tagtrack.ingest.service import Admission
     from tagtrack.main import singletons
     from tagtrack.models.base import utcnow
 
@@ -244,7 +246,7 @@ async def supervise(settings: Settings, url: str, count: int) -> int:
     stopping: asyncio.Future[None] | None = None
     try:
         await ensure_partitions_logged(sessionmaker, utcnow())
-        async with singletons(sessionmaker, settings, url, Admission()) as (processing, mqtt):
+        async with singletons(sessionmaker, settings, url, admission) as (processing, mqtt):
             shared.publish(processing, mqtt)
             workers = Workers(count, settings, url, [sock], shared)
             workers.start()

@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.core.ids import ALL_SITES_ID, new_id
+from tagtrack.models.ids import ALL_SITES_ID, new_id
 from tagtrack.core.security import hash_password, random_password
 from tagtrack.demo.floorplan import DOORS, HANDHELD_SPOT, PLAN_NAME, SPOTS
 from tagtrack.models import (

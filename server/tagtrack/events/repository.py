@@ -7,7 +7,7 @@ from typing import Any
 from sqlalchemy import Select, and_, func, select
 from sqlalchemy.orm import aliased
 
-from tagtrack.core.ids import UNKNOWN_THING_ID
+from tagtrack.models.ids import UNKNOWN_THING_ID
 from tagtrack.kit.repository import Repository
 from tagtrack.models import (
     Endpoint,

@@ -6,7 +6,7 @@ from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import BadRequest, NotFound
-from tagtrack.core.ids import UNKNOWN_THING_ID, is_id
+from tagtrack.models.ids import UNKNOWN_THING_ID, is_id
 from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import (
     EventData,

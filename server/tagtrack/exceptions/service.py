@@ -7,7 +7,7 @@ from typing import Any
 from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
-from tagtrack.core.ids import UNKNOWN_THING_ID, is_id
+from tagtrack.models.ids import UNKNOWN_THING_ID, is_id
 from tagtrack.exceptions.export import ExceptionSheet
 from tagtrack.exceptions.repository import SORTABLE, ExceptionRepository
 from tagtrack.exceptions.schemas import ExceptionDetail, ExceptionRead, ExceptionThing

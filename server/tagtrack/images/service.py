@@ -8,7 +8,7 @@ from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.errors import BadRequest, NotFound
-from tagtrack.core.ids import is_id, new_id
+from tagtrack.models.ids import is_id, new_id
 from tagtrack.core.logging import get_logger
 from tagtrack.images.exports import Entry, csv_stream, zip_stream
 from tagtrack.images.processing import (

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tagtrack.auth.principal import Grant, Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError
-from tagtrack.core.ids import ALL_SITES_ID
+from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.imports.repository import ImportRepository
 from tagtrack.imports.rules import (
     ASSET_FIELDS,

@@ -21,7 +21,7 @@ from tagtrack.core.errors import (
     UnsupportedMediaType,
     describe_errors,
 )
-from tagtrack.core.ids import new_id
+from tagtrack.models.ids import new_id
 from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import ManualEvent
 from tagtrack.events.service import EventService

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import BadRequest, NotFound, Overloaded, Unauthorized
-from tagtrack.core.ids import is_id
+from tagtrack.models.ids import is_id
 from tagtrack.core.metrics import INGEST_ACCEPTED, INGEST_REFUSED
 from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.ingest.formats import Heartbeat, Payload, PayloadError, parse_payload, parse_status

@@ -6,7 +6,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
-from tagtrack.core.ids import is_id
+from tagtrack.models.ids import is_id
 
 
 class ApiModel(BaseModel):

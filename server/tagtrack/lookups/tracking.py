@@ -8,7 +8,7 @@ from pydantic import AfterValidator, BeforeValidator, Field
 
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
-from tagtrack.core.ids import ALL_SITES_ID, is_id
+from tagtrack.models.ids import ALL_SITES_ID, is_id
 from tagtrack.kit.schemas import Id
 from tagtrack.models import Site
 from tagtrack.sites.service import SiteService

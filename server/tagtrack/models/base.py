@@ -7,7 +7,7 @@ from sqlalchemy import DateTime, ForeignKeyConstraint, MetaData, String
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.sql.schema import ColumnCollectionConstraint
 
-from tagtrack.core.ids import new_id
+from tagtrack.models.ids import new_id
 
 
 def _referring_column(constraint: ColumnCollectionConstraint, table: Any) -> str:

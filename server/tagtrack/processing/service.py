@@ -14,7 +14,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.config import Settings
-from tagtrack.core.ids import UNKNOWN_THING_ID, new_id
+from tagtrack.models.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.core.logging import get_logger
 from tagtrack.live.repository import LiveRepository
 from tagtrack.mail.service import Outbox

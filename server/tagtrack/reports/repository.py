@@ -19,7 +19,7 @@ from sqlalchemy.dialects.postgresql import distinct_on
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import aliased
 
-from tagtrack.core.ids import UNKNOWN_THING_ID, new_id
+from tagtrack.models.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.kit.lists import ListParams, paginate
 from tagtrack.kit.repository import Repository
 from tagtrack.models import DailyRun, Event, ReportConfig, Site, Thing, TrackingException, Zone
