@@ -50,7 +50,6 @@ from tagtrack.ingest.service import Admission
 from tagtrack.live.hub import LiveHub, live_listener
 from tagtrack.live.router import router as live_router
 from tagtrack.locationtags.router import router as locationtags_router
-from tagtrack.lookups.router import router as lookups_router
 from tagtrack.mail.sender import outbox_sender
 from tagtrack.maps.router import router as maps_router
 from tagtrack.meta.router import probes
@@ -61,13 +60,17 @@ from tagtrack.passwords.router import router as passwords_router
 from tagtrack.processing.process import ProcessingProcess, processing_process
 from tagtrack.processing.worker import ProcessingWorker, processing_worker
 from tagtrack.reports.daily import daily_jobs
+from tagtrack.reports.router import pickers as reports_pickers_router
 from tagtrack.reports.router import router as reports_router
 from tagtrack.roles.router import router as roles_router
 from tagtrack.settings.router import router as settings_router
+from tagtrack.sites.router import pickers as sites_pickers_router
 from tagtrack.sites.router import router as sites_router
 from tagtrack.sso.router import router as sso_router
+from tagtrack.things.router import pickers as things_pickers_router
 from tagtrack.things.router import router as things_router
 from tagtrack.users.router import router as users_router
+from tagtrack.zones.router import pickers as zones_pickers_router
 from tagtrack.zones.router import router as zones_router
 
 # The API's routers in the order the schema documents them.
@@ -90,7 +93,11 @@ DOCUMENTED = (
     images_router,
     categories_router,
     categories_pickers_router,
-    lookups_router,
+    # The lookups, each from its feature, in one place of the schema.
+    sites_pickers_router,
+    zones_pickers_router,
+    things_pickers_router,
+    reports_pickers_router,
     meta_router,
     ingest_router,
     user_reads_router,

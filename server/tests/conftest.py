@@ -13,10 +13,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.core.migrate import upgrade
 from tagtrack.main import create_app
 from tagtrack.models import Site, User
+from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tagtrack.roles.repository import RoleRepository

@@ -7,8 +7,8 @@ from typing import Any
 import httpx
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.models import User
+from tagtrack.models.ids import ALL_SITES_ID
 from tests.conftest import FAST_HASH, PASSWORD, Org, make_client
 from tests.waiting import until
 

@@ -6,8 +6,8 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
-from tagtrack.models.ids import new_id
 from tagtrack.models import Organization, PendingRead, Site
+from tagtrack.models.ids import new_id
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tagtrack.roles.repository import RoleRepository

@@ -9,8 +9,8 @@ import httpx
 import pytest
 from sqlalchemy import select, text
 
-from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.models import ApiKey
+from tagtrack.models.ids import ALL_SITES_ID
 from tests.conftest import Org, make_client
 from tests.helpers import OTHER_ID, assert_error, signed_in_user
 

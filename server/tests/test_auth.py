@@ -12,10 +12,10 @@ import pytest
 
 from tagtrack.auth.dependencies import SESSION_COOKIE
 from tagtrack.core.config import Settings
-from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.core.security import hash_password
 from tagtrack.main import create_app
 from tagtrack.models import User
+from tagtrack.models.ids import ALL_SITES_ID
 from tests.conftest import PASSWORD, Org, make_client
 from tests.helpers import assert_error
 

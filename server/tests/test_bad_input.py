@@ -6,8 +6,8 @@ import json
 import pytest
 from fastapi import FastAPI
 
-from tagtrack.models.ids import is_id
 from tagtrack.images.storage import LocalStorage, image_key
+from tagtrack.models.ids import is_id
 from tests.conftest import Org
 from tests.helpers import OTHER_ID, assert_error, site_body
 from tests.photos import jpeg

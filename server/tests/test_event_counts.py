@@ -21,12 +21,12 @@ from sqlalchemy import func, select, text
 from tagtrack.core import retention
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.models.ids import new_id
 from tagtrack.core.migrate import upgrade
 from tagtrack.core.partitions import ensure_partitions, month_start, partition_name
 from tagtrack.core.retention import apply_retention
 from tagtrack.models import Endpoint, Event, Site
 from tagtrack.models.base import utcnow
+from tagtrack.models.ids import new_id
 from tagtrack.processing.service import ProcessingService
 from tests.conftest import Org
 from tests.database import fresh_database

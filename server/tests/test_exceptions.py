@@ -3,8 +3,8 @@
 from datetime import datetime, timedelta
 from typing import Any
 
-from tagtrack.models.ids import UNKNOWN_THING_ID
 from tagtrack.models import TrackingException
+from tagtrack.models.ids import UNKNOWN_THING_ID
 from tests.reporting import formats, org_with_floor, values, xlsx
 from tests.tracking import Floor, at, epc
 

@@ -16,11 +16,11 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
-from tagtrack.models.ids import new_id
 from tagtrack.images.demo import PHOTOS, seed_demo_images
 from tagtrack.images.exports import Entry, csv_stream, zip_stream
 from tagtrack.images.storage import CHUNK, LocalStorage
 from tagtrack.models import Image, ImageCategory, Thing
+from tagtrack.models.ids import new_id
 from tests.conftest import Org
 from tests.database import database_with_org
 from tests.helpers import OTHER_ID, assert_error

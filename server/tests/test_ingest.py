@@ -12,11 +12,11 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
-from tagtrack.models.ids import new_id
 from tagtrack.ingest.formats import parse_payload
 from tagtrack.main import create_app
 from tagtrack.models import EndpointStatus, Event, PendingRead, RawPayload
 from tagtrack.models.base import utcnow
+from tagtrack.models.ids import new_id
 from tests.broker import mqtt_broker
 from tests.conftest import make_client
 from tests.tracking import Floor, epc, iso

@@ -24,10 +24,10 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from tagtrack.core.config import Settings
-from tagtrack.models.ids import new_id
 from tagtrack.ingest.mqtt import MqttSubscriber
 from tagtrack.ingest.service import Admission
 from tagtrack.main import create_app
+from tagtrack.models.ids import new_id
 from tests.broker import _broker_reachable
 from tests.serve import free_port
 from tests.tracking import Floor, epc

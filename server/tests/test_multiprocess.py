@@ -18,7 +18,6 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.models.ids import new_id
 from tagtrack.models import (
     DailyRun,
     Endpoint,
@@ -35,6 +34,7 @@ from tagtrack.models import (
     ZoneDuration,
     ZoneGate,
 )
+from tagtrack.models.ids import new_id
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tagtrack.roles.repository import RoleRepository

@@ -3,6 +3,7 @@ others, a package that imports it. Imports inside functions count (they still ti
 together); imports under `if TYPE_CHECKING:` do not (they are for the type checker only)."""
 
 import ast
+import itertools
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,12 +57,11 @@ def package_graph(root: Path) -> Graph:
                 targets = [target, *(f"{target}.{alias.name}" for alias in node.names)]
             for target in targets:
                 parts = target.split(".")
-                if len(parts) > 1 and parts[0] == name and parts[1] in packages:
-                    if parts[1] != source:
-                        where = graph[source].setdefault(parts[1], [])
-                        place = f"{relative.as_posix()}:{node.lineno}"
-                        if place not in where:
-                            where.append(place)
+                if len(parts) > 1 and parts[0] == name and parts[1] in packages - {source}:
+                    where = graph[source].setdefault(parts[1], [])
+                    place = f"{relative.as_posix()}:{node.lineno}"
+                    if place not in where:
+                        where.append(place)
     for imported in graph.values():
         for places in imported.values():
             places.sort(key=lambda place: (place.split(":")[0], int(place.split(":")[1])))
@@ -118,9 +118,7 @@ def _cycle_in(graph: Graph, group: set[str]) -> list[str]:
 
 
 def describe(graph: Graph, cycle: list[str]) -> str:
-    steps = [
-        f"{a} -> {b} ({', '.join(graph[a][b])})" for a, b in zip(cycle, cycle[1:], strict=False)
-    ]
+    steps = [f"{a} -> {b} ({', '.join(graph[a][b])})" for a, b in itertools.pairwise(cycle)]
     return "import cycle " + " -> ".join(cycle) + ":\n  " + "\n  ".join(steps)
 
 

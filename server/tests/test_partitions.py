@@ -12,7 +12,6 @@ from sqlalchemy import text
 
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.models.ids import new_id
 from tagtrack.core.migrate import upgrade
 from tagtrack.core.partitions import (
     MONTHS_AHEAD,
@@ -25,6 +24,7 @@ from tagtrack.core.partitions import (
 from tagtrack.core.retention import apply_retention
 from tagtrack.models import Site
 from tagtrack.models.base import utcnow
+from tagtrack.models.ids import new_id
 from tagtrack.processing.service import ProcessingService
 from tagtrack.processing.worker import ProcessingWorker
 from tests.conftest import Org

@@ -13,12 +13,12 @@ import pytest
 from sqlalchemy import text
 
 from tagtrack.core.config import Settings
-from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.core.migrate import upgrade
 from tagtrack.mail.sender import OutboxSender
 from tagtrack.main import create_app
 from tagtrack.models import User
 from tagtrack.models.base import utcnow
+from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tagtrack.passwords.service import reset_token

@@ -5,9 +5,9 @@ import asyncio
 from sqlalchemy import func, select, text
 
 from tagtrack.core.config import Settings
-from tagtrack.models.ids import UNKNOWN_THING_ID
 from tagtrack.mail.sender import OutboxSender
 from tagtrack.models import PendingRead, SiteSettings, Thing
+from tagtrack.models.ids import UNKNOWN_THING_ID
 from tests.mailbox import smtp_server
 from tests.tracking import Floor, at, epc
 

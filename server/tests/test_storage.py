@@ -15,7 +15,6 @@ from fastapi import FastAPI
 from obstore.store import S3Store
 
 from tagtrack.core.config import Settings
-from tagtrack.models.ids import new_id
 from tagtrack.images.storage import (
     CHUNK,
     LocalStorage,
@@ -26,6 +25,7 @@ from tagtrack.images.storage import (
     storage_from_url,
 )
 from tagtrack.main import create_app
+from tagtrack.models.ids import new_id
 from tests.conftest import Org
 from tests.helpers import assert_error
 from tests.objectstore import BUCKET, ObjectStore, seaweedfs

@@ -11,7 +11,6 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
-from tagtrack.models.ids import new_id
 from tagtrack.models import (
     Endpoint,
     Event,
@@ -23,6 +22,7 @@ from tagtrack.models import (
     ZoneDuration,
     ZoneGate,
 )
+from tagtrack.models.ids import new_id
 from tagtrack.processing.service import Outcome, ProcessingService
 from tagtrack.processing.worker import ProcessingWorker
 

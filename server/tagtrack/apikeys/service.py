@@ -14,10 +14,10 @@ from tagtrack.apikeys.schemas import (
 from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound, ValidationFailed
-from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.core.security import token_hash
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import ApiKey
+from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.roles.rules import SUPER_ADMIN
 from tagtrack.users.repository import UserRepository
 

@@ -10,7 +10,6 @@ from typing import Any
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.models.ids import ALL_SITES_ID, new_id
 from tagtrack.core.security import hash_password, random_password
 from tagtrack.demo.floorplan import DOORS, HANDHELD_SPOT, PLAN_NAME, SPOTS
 from tagtrack.models import (
@@ -30,6 +29,7 @@ from tagtrack.models import (
     ZoneGate,
 )
 from tagtrack.models.base import utcnow
+from tagtrack.models.ids import ALL_SITES_ID, new_id
 from tagtrack.models.org_key import org_keys_of
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.rules import ADMINISTRATOR, MANAGER, OPERATOR, VIEWER

@@ -10,9 +10,9 @@ from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.endpoints.schemas import EndpointRead, EndpointStatusRead, EndpointWrite, EventSource
 from tagtrack.endpoints.service import EndpointService
 from tagtrack.kit.lists import MAX_LIMIT, Listing, set_total
-from tagtrack.lookups.tracking import SiteQuery
 from tagtrack.maps.repository import MapRepository
 from tagtrack.sites.repository import SiteRepository
+from tagtrack.sites.scope import SiteQuery
 from tagtrack.sites.service import SiteService
 
 router = APIRouter(tags=["endpoints"], responses=ERROR_RESPONSES)

@@ -3,7 +3,7 @@ from datetime import datetime
 from pydantic import Field
 
 from tagtrack.kit.schemas import ApiModel, Id, RequiredText
-from tagtrack.lookups.tracking import XY, default_xy
+from tagtrack.kit.tracking import XY, default_xy
 
 
 class AutoEnroll(ApiModel):

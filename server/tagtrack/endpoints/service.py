@@ -17,10 +17,10 @@ from tagtrack.endpoints.schemas import (
     EventSource,
 )
 from tagtrack.kit.lists import ListParams
-from tagtrack.lookups.tracking import site_for_write, sites_in_scope
 from tagtrack.maps.repository import MapRepository
 from tagtrack.maps.service import check_map_refs
 from tagtrack.models import Endpoint, EndpointStatus
+from tagtrack.sites.scope import site_for_write, sites_in_scope
 from tagtrack.sites.service import SiteService
 
 CONFIG_MAX_BYTES = 64 * 1024

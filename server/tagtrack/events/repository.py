@@ -7,7 +7,6 @@ from typing import Any
 from sqlalchemy import Select, and_, func, select
 from sqlalchemy.orm import aliased
 
-from tagtrack.models.ids import UNKNOWN_THING_ID
 from tagtrack.kit.repository import Repository
 from tagtrack.models import (
     Endpoint,
@@ -20,6 +19,7 @@ from tagtrack.models import (
     ZoneDuration,
 )
 from tagtrack.models.event import HOUR, hour_of
+from tagtrack.models.ids import UNKNOWN_THING_ID
 
 
 def _whole_hours(

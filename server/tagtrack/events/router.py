@@ -13,7 +13,7 @@ from tagtrack.events.service import EventService
 from tagtrack.kit.lists import MAX_LIMIT, MAX_PAGE, set_total
 from tagtrack.kit.schemas import UtcDateTime
 from tagtrack.kit.xlsx import XLSX_RESPONSE, download
-from tagtrack.lookups.tracking import SiteQuery
+from tagtrack.sites.scope import SiteQuery
 
 router = APIRouter(tags=["events"], responses=ERROR_RESPONSES)
 

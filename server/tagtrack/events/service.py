@@ -6,7 +6,6 @@ from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import BadRequest, NotFound
-from tagtrack.models.ids import UNKNOWN_THING_ID, is_id
 from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import (
     EventData,
@@ -17,6 +16,7 @@ from tagtrack.events.schemas import (
 )
 from tagtrack.kit.lists import comma_list
 from tagtrack.kit.totals import SharedTotals
+from tagtrack.kit.tracking import or_unset
 from tagtrack.kit.xlsx import (
     SITE_CLOCK,
     Cell,
@@ -26,12 +26,13 @@ from tagtrack.kit.xlsx import (
     duration,
     wall_clock,
 )
-from tagtrack.lookups.tracking import names_one_site, or_unset, sites_in_scope
 from tagtrack.models import Zone
 from tagtrack.models.base import utcnow
+from tagtrack.models.ids import UNKNOWN_THING_ID, is_id
 from tagtrack.processing.repository import ReadRow
 from tagtrack.processing.service import FreshThings, ProcessingService, nanoseconds
 from tagtrack.settings.repository import SettingsRepository
+from tagtrack.sites.scope import names_one_site, sites_in_scope
 from tagtrack.things.export import labels_for
 from tagtrack.things.repository import ThingRepository
 from tagtrack.things.tags import normalize_tag

@@ -12,7 +12,7 @@ from tagtrack.exceptions.schemas import ExceptionDetail, ExceptionRead
 from tagtrack.exceptions.service import ExceptionService
 from tagtrack.kit.lists import set_total
 from tagtrack.kit.xlsx import XLSX_RESPONSE, download
-from tagtrack.lookups.tracking import SiteQuery
+from tagtrack.sites.scope import SiteQuery
 
 router = APIRouter(prefix="/exceptions", tags=["exceptions"], responses=ERROR_RESPONSES)
 

@@ -7,12 +7,13 @@ from typing import Any
 from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
-from tagtrack.models.ids import UNKNOWN_THING_ID, is_id
 from tagtrack.exceptions.export import ExceptionSheet
 from tagtrack.exceptions.repository import SORTABLE, ExceptionRepository
 from tagtrack.exceptions.schemas import ExceptionDetail, ExceptionRead, ExceptionThing
+from tagtrack.kit.tracking import or_unset
 from tagtrack.kit.xlsx import clock_of
-from tagtrack.lookups.tracking import or_unset, sites_in_scope
+from tagtrack.models.ids import UNKNOWN_THING_ID, is_id
+from tagtrack.sites.scope import sites_in_scope
 
 
 def exception_read(row: Any) -> ExceptionRead:

@@ -8,7 +8,6 @@ from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.errors import BadRequest, NotFound
-from tagtrack.models.ids import is_id, new_id
 from tagtrack.core.logging import get_logger
 from tagtrack.images.exports import Entry, csv_stream, zip_stream
 from tagtrack.images.processing import (
@@ -38,6 +37,7 @@ from tagtrack.images.storage import EXPORT_CHUNK, Storage, Variant, image_key
 from tagtrack.kit.lists import ListParams, comma_list
 from tagtrack.models import Image
 from tagtrack.models.base import utcnow
+from tagtrack.models.ids import is_id, new_id
 from tagtrack.models.image import THINGS_CATEGORY
 
 log = get_logger("tagtrack.images")

@@ -10,7 +10,6 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tagtrack.auth.principal import Grant, Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError
-from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.imports.repository import ImportRepository
 from tagtrack.imports.rules import (
     ASSET_FIELDS,
@@ -20,6 +19,7 @@ from tagtrack.imports.rules import (
 from tagtrack.imports.service import ImportService
 from tagtrack.imports.workbook import WorkbookRefused, open_path
 from tagtrack.models import Site, Zone
+from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.roles.rules import RESOURCES
 from tagtrack.settings.schemas import HeaderAssetField, SiteSettingsBody
 

@@ -21,7 +21,6 @@ from tagtrack.core.errors import (
     UnsupportedMediaType,
     describe_errors,
 )
-from tagtrack.models.ids import new_id
 from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import ManualEvent
 from tagtrack.events.service import EventService
@@ -47,14 +46,15 @@ from tagtrack.imports.schemas import (
     SheetRow,
 )
 from tagtrack.imports.workbook import WorkbookRefused, read_all
-from tagtrack.lookups.tracking import site_for_write
 from tagtrack.models import ImageCategory, Site, Thing, Zone
 from tagtrack.models.base import utcnow
+from tagtrack.models.ids import new_id
 from tagtrack.processing.repository import ThingRow
 from tagtrack.processing.service import FreshThings
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.settings.schemas import HeaderAssetField, ImportMapping, SiteSettingsBody
 from tagtrack.sites.repository import SiteRepository
+from tagtrack.sites.scope import site_for_write
 from tagtrack.sites.service import SiteService
 from tagtrack.things.repository import ThingRepository
 from tagtrack.things.schemas import CommonCreate, CommonUpdate, ThingCreate, ThingRead, ThingUpdate

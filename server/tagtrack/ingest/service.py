@@ -12,7 +12,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import BadRequest, NotFound, Overloaded, Unauthorized
-from tagtrack.models.ids import is_id
 from tagtrack.core.metrics import INGEST_ACCEPTED, INGEST_REFUSED
 from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.ingest.formats import Heartbeat, Payload, PayloadError, parse_payload, parse_status
@@ -20,6 +19,7 @@ from tagtrack.ingest.repository import IngestRepository
 from tagtrack.ingest.schemas import Accepted, ReaderConfig
 from tagtrack.models import Endpoint
 from tagtrack.models.base import utcnow
+from tagtrack.models.ids import is_id
 
 RETRY_AFTER_SECONDS = 5
 BACKLOG_CHECK_SECONDS = 1.0

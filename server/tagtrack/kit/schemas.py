@@ -61,3 +61,8 @@ Id = Annotated[str, AfterValidator(_valid_id)]
 UtcDateTime = Annotated[datetime, BeforeValidator(_not_a_number), AfterValidator(_utc)]
 Email = Annotated[str, Field(max_length=254), AfterValidator(_email)]
 IdField = Field(alias="_id")
+
+
+class Choice(ApiModel):
+    id: str
+    name: str

@@ -6,7 +6,7 @@ from fastapi.responses import StreamingResponse
 from tagtrack.auth.dependencies import SignedInWatching
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.live.service import MAX_LIFETIME_SECONDS, LiveService
-from tagtrack.lookups.tracking import SiteQuery
+from tagtrack.sites.scope import SiteQuery
 
 router = APIRouter(tags=["live"], responses=ERROR_RESPONSES)
 

@@ -13,8 +13,8 @@ from tagtrack.core.logging import get_logger
 from tagtrack.live.hub import LiveHub
 from tagtrack.live.repository import LiveRepository
 from tagtrack.live.schemas import LiveMessage
-from tagtrack.lookups.tracking import sites_in_scope
 from tagtrack.models.base import utcnow
+from tagtrack.sites.scope import sites_in_scope
 
 log = get_logger("tagtrack.live")
 

@@ -10,9 +10,9 @@ from tagtrack.kit.lists import Listing, set_total
 from tagtrack.locationtags.repository import LocationTagRepository
 from tagtrack.locationtags.schemas import LocationTagRead, LocationTagWrite
 from tagtrack.locationtags.service import LocationTagService
-from tagtrack.lookups.tracking import SiteQuery
 from tagtrack.maps.repository import MapRepository
 from tagtrack.sites.repository import SiteRepository
+from tagtrack.sites.scope import SiteQuery
 from tagtrack.sites.service import SiteService
 from tagtrack.zones.repository import ZoneRepository
 

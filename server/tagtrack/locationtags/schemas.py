@@ -1,7 +1,7 @@
 from pydantic import Field
 
 from tagtrack.kit.schemas import ApiModel, Id, RequiredText
-from tagtrack.lookups.tracking import XY, FractionXY, OptionalRef, default_xy
+from tagtrack.kit.tracking import XY, FractionXY, OptionalRef, default_xy
 
 
 class LocationTagFields(ApiModel):

@@ -5,10 +5,10 @@ from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.lists import ListParams
 from tagtrack.locationtags.repository import LocationTagRepository
 from tagtrack.locationtags.schemas import LocationTagRead, LocationTagWrite
-from tagtrack.lookups.tracking import site_for_write, sites_in_scope
 from tagtrack.maps.repository import MapRepository
 from tagtrack.maps.service import check_map_refs
 from tagtrack.models import LocationTag
+from tagtrack.sites.scope import site_for_write, sites_in_scope
 from tagtrack.sites.service import SiteService
 from tagtrack.things.tags import normalize_tag
 from tagtrack.zones.repository import ZoneRepository

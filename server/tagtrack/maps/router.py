@@ -24,11 +24,11 @@ from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES, ErrorBody
 from tagtrack.images.processing import MAX_UPLOAD_BYTES
 from tagtrack.kit.lists import MAX_LIMIT, Listing, set_total
-from tagtrack.lookups.tracking import SiteQuery
 from tagtrack.maps.repository import MapRepository
 from tagtrack.maps.schemas import MapRead, MapThing, MapWrite
 from tagtrack.maps.service import MapService
 from tagtrack.sites.repository import SiteRepository
+from tagtrack.sites.scope import SiteQuery
 from tagtrack.sites.service import SiteService
 
 router = APIRouter(prefix="/maps", tags=["maps"], responses=ERROR_RESPONSES)

@@ -3,7 +3,7 @@ from datetime import datetime
 from pydantic import Field
 
 from tagtrack.kit.schemas import ApiModel, Id, RequiredText
-from tagtrack.lookups.tracking import XY
+from tagtrack.kit.tracking import XY
 
 
 def default_top_left() -> list[float]:

@@ -16,7 +16,7 @@ from tagtrack.images.processing import (
 )
 from tagtrack.images.storage import Storage, image_key
 from tagtrack.kit.lists import ListParams
-from tagtrack.lookups.tracking import or_unset, site_for_write, sites_in_scope
+from tagtrack.kit.tracking import or_unset
 from tagtrack.maps.repository import MapRepository
 from tagtrack.maps.schemas import (
     MapRead,
@@ -26,6 +26,7 @@ from tagtrack.maps.schemas import (
     default_top_left,
 )
 from tagtrack.models import Map, Thing
+from tagtrack.sites.scope import site_for_write, sites_in_scope
 from tagtrack.sites.service import SiteService
 
 # The longer side of a new picture spans this many map units (SPEC: bounds 0..1000).

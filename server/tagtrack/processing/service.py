@@ -14,12 +14,12 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.config import Settings
-from tagtrack.models.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.core.logging import get_logger
 from tagtrack.live.repository import LiveRepository
 from tagtrack.mail.service import Outbox
 from tagtrack.models import Endpoint, LocationTag, PendingRead, TrackingException, Zone, ZoneGate
 from tagtrack.models.base import utcnow
+from tagtrack.models.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.processing.repository import (
     EventRow,
     FoldKey,

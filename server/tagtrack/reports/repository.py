@@ -19,10 +19,10 @@ from sqlalchemy.dialects.postgresql import distinct_on
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import aliased
 
-from tagtrack.models.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.kit.lists import ListParams, paginate
 from tagtrack.kit.repository import Repository
 from tagtrack.models import DailyRun, Event, ReportConfig, Site, Thing, TrackingException, Zone
+from tagtrack.models.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.things.repository import SHOWN_TAG
 
 CHUNK = 2000

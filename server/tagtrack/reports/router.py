@@ -9,22 +9,28 @@ from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.jsontable import JSON_MEDIA_TYPE
 from tagtrack.kit.lists import Listing, set_total
-from tagtrack.kit.schemas import UtcDateTime
+from tagtrack.kit.schemas import Choice, UtcDateTime
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE, XLSX_RESPONSE, download
-from tagtrack.lookups.tracking import SiteQuery
 from tagtrack.reports.repository import ReportRepository
 from tagtrack.reports.schemas import (
+    REPORT_FORMATS,
+    REPORT_HEADINGS,
+    REPORT_TYPE_NAMES,
     ActivityThing,
     AdhocReport,
     CategoryReport,
     ReportConfigRead,
     ReportConfigWrite,
+    ReportTypeRead,
 )
 from tagtrack.reports.service import ReportService
 from tagtrack.sites.repository import SiteRepository
+from tagtrack.sites.scope import SiteQuery
 from tagtrack.sites.service import SiteService
 
 router = APIRouter(tags=["reports"], responses=ERROR_RESPONSES)
+# The report types and formats, for pickers; documented with the other lookups.
+pickers = APIRouter(tags=["lookups"])
 
 
 def _service(session: DbSession) -> ReportService:
@@ -153,3 +159,18 @@ async def export_zone_status(
     Site (All Sites), Zone, Name, Type (unless workers are hidden), Entered (site clock) and
     Time in Zone ([h]:mm)."""
     return download(await service.zone_status_xlsx(principal, site), "zonestatus.xlsx")
+
+
+@pickers.get("/reporttypes", response_model=list[ReportTypeRead])
+async def report_types(principal: SignedIn) -> list[ReportTypeRead]:
+    """The kinds of report a configuration runs, with the headings each can show."""
+    return [
+        ReportTypeRead(id=kind, name=name, headings=list(REPORT_HEADINGS[kind]))
+        for kind, name in REPORT_TYPE_NAMES.items()
+    ]
+
+
+@pickers.get("/reportformat", response_model=list[Choice])
+async def report_formats(principal: SignedIn) -> list[Choice]:
+    """The formats of a report: excel (an XLSX workbook) or json."""
+    return list(REPORT_FORMATS)

@@ -3,7 +3,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from tagtrack.kit.schemas import ApiModel, Id, IdField, RequiredText
+from tagtrack.kit.schemas import ApiModel, Choice, Id, IdField, RequiredText
 
 Category = Annotated[RequiredText, Field(max_length=200)]
 ReportType = Literal["reportTypeSeen", "reportTypeNotSeen", "reportTypeCategories"]
@@ -118,3 +118,6 @@ class ActivityThing(ApiModel):
     events: int
     reads: int
     days: list[ActivityDay]
+
+
+REPORT_FORMATS = (Choice(id="excel", name="Excel (.xlsx)"), Choice(id="json", name="JSON"))

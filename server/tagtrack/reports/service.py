@@ -20,7 +20,6 @@ from tagtrack.kit.xlsx import (
     duration,
     wall_clock,
 )
-from tagtrack.lookups.tracking import names_one_site, site_for_write, sites_in_scope
 from tagtrack.models import ReportConfig, Site
 from tagtrack.models.base import utcnow
 from tagtrack.processing.service import nanoseconds
@@ -38,6 +37,7 @@ from tagtrack.reports.schemas import (
     ZoneCategories,
 )
 from tagtrack.settings.repository import SettingsRepository
+from tagtrack.sites.scope import names_one_site, site_for_write, sites_in_scope
 from tagtrack.sites.service import SiteService
 from tagtrack.things.export import labels_for
 

@@ -8,10 +8,12 @@ from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
 from tagtrack.sites.repository import SiteRepository
-from tagtrack.sites.schemas import SiteRead, SiteWrite
+from tagtrack.sites.schemas import SiteRead, SiteWrite, TimezoneRead, timezone_names
 from tagtrack.sites.service import SiteService
 
 router = APIRouter(prefix="/sites", tags=["sites"], responses=ERROR_RESPONSES)
+# The timezones, for pickers; documented with the other lookups.
+pickers = APIRouter(tags=["lookups"])
 
 
 def _service(session: DbSession, request: Request, background: BackgroundTasks) -> SiteService:
@@ -69,3 +71,9 @@ async def delete_site(
 ) -> None:
     """Delete a site and everything it owns."""
     await service.delete(principal, site_id)
+
+
+@pickers.get("/timezones", response_model=list[TimezoneRead])
+async def timezones(principal: SignedIn) -> list[TimezoneRead]:
+    """IANA timezone names, sorted."""
+    return [TimezoneRead(id=name) for name in timezone_names()]

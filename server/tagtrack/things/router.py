@@ -7,17 +7,19 @@ from tagtrack.auth.dependencies import SignedIn
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, comma_list, set_total
-from tagtrack.kit.schemas import UtcDateTime
+from tagtrack.kit.schemas import Choice, UtcDateTime
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
-from tagtrack.lookups.tracking import SiteQuery, sites_in_scope
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.sites.repository import SiteRepository
+from tagtrack.sites.scope import SiteQuery, sites_in_scope
 from tagtrack.sites.service import SiteService
 from tagtrack.things.repository import ThingFilter, ThingRepository
-from tagtrack.things.schemas import ThingClass, ThingCreate, ThingRead, ThingUpdate
+from tagtrack.things.schemas import THING_CLASSES, ThingClass, ThingCreate, ThingRead, ThingUpdate
 from tagtrack.things.service import ThingService
 
 router = APIRouter(prefix="/things", tags=["things"], responses=ERROR_RESPONSES)
+# The thing classes, for pickers; documented with the other lookups.
+pickers = APIRouter(tags=["lookups"])
 
 RIGHTS = (
     " Needs the create/modify/delete right on `items` for an item and on `workers` for a worker."
@@ -155,3 +157,9 @@ async def delete_thing(thing_id: str, principal: SignedIn, service: Service) -> 
     """Delete a thing (it leaves its children's parents); needs the delete right on `items`
     or `workers` by the thing's class."""
     await service.delete(principal, thing_id)
+
+
+@pickers.get("/thingclasses", response_model=list[Choice])
+async def thing_classes(principal: SignedIn) -> list[Choice]:
+    """The classes of things: item and worker."""
+    return list(THING_CLASSES)

@@ -3,8 +3,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from tagtrack.kit.schemas import ApiModel, Id
-from tagtrack.lookups.tracking import XY, FiniteFloat
+from tagtrack.kit.schemas import ApiModel, Choice, Id
+from tagtrack.kit.tracking import XY, FiniteFloat
 
 ThingClass = Literal["item", "worker"]
 Tag = Annotated[str, Field(max_length=128)]
@@ -100,3 +100,6 @@ class ThingRead(ApiModel):
     common: CommonRead
     state: StateRead
     data: ThingData
+
+
+THING_CLASSES = (Choice(id="item", name="Item"), Choice(id="worker", name="Worker"))

@@ -7,10 +7,11 @@ from tagtrack.audit.service import record
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound
 from tagtrack.kit.lists import ListParams
-from tagtrack.lookups.tracking import or_unset, site_for_write
+from tagtrack.kit.tracking import or_unset
 from tagtrack.models import Thing
 from tagtrack.roles.rules import Operation
 from tagtrack.settings.repository import SettingsRepository
+from tagtrack.sites.scope import site_for_write
 from tagtrack.sites.service import SiteService
 from tagtrack.things.export import ThingSheet, labels_for
 from tagtrack.things.repository import Names, ThingFilter, ThingRepository

@@ -8,10 +8,10 @@ from tagtrack.auth.repository import AuthRepository
 from tagtrack.auth.schemas import CurrentUser, SecurityContext
 from tagtrack.auth.service import current_user_of
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound, ValidationFailed
-from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.core.security import hash_password_off_loop, password_problem
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import User
+from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.passwords.service import PasswordResetService
 from tagtrack.roles.rules import SUPER_ADMIN
 from tagtrack.users.repository import UserRepository

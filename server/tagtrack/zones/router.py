@@ -8,14 +8,17 @@ from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.kit.lists import Listing, set_total
-from tagtrack.lookups.tracking import SiteQuery
+from tagtrack.kit.schemas import Choice
 from tagtrack.sites.repository import SiteRepository
+from tagtrack.sites.scope import SiteQuery
 from tagtrack.sites.service import SiteService
 from tagtrack.zones.repository import ZoneRepository
-from tagtrack.zones.schemas import ZoneRead, ZoneWrite
+from tagtrack.zones.schemas import KILL_MODES, ZoneRead, ZoneWrite
 from tagtrack.zones.service import ZoneService
 
 router = APIRouter(prefix="/zones", tags=["zones"], responses=ERROR_RESPONSES)
+# The kill modes, for pickers; documented with the other lookups.
+pickers = APIRouter(tags=["lookups"])
 
 
 def _service(session: DbSession) -> ZoneService:
@@ -73,3 +76,9 @@ async def delete_zone(
 ) -> None:
     """Delete a zone and its gates; things in it are left in no zone."""
     await service.delete(principal, zone_id)
+
+
+@pickers.get("/killmodes", response_model=list[Choice])
+async def kill_modes(principal: SignedIn) -> list[Choice]:
+    """What a zone's kill does: leave the zone, or leave the site."""
+    return list(KILL_MODES)

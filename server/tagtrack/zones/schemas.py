@@ -2,7 +2,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from tagtrack.kit.schemas import ApiModel, Email, Id, RequiredText
+from tagtrack.kit.schemas import ApiModel, Choice, Email, Id, RequiredText
 
 Direction = Literal["NEAR", "GONE", "IN", "OUT"]
 KillMode = Literal["zone", "site"]
@@ -54,3 +54,6 @@ class ZoneRead(ZoneFields):
     gates: list[GateRead]
     items: int = Field(description="Items whose current zone this is")
     workers: int = Field(description="Workers whose current zone this is")
+
+
+KILL_MODES = (Choice(id="zone", name="Leave the zone"), Choice(id="site", name="Leave the site"))

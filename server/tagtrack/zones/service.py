@@ -6,8 +6,8 @@ from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.kit.lists import ListParams
-from tagtrack.lookups.tracking import site_for_write, sites_in_scope
 from tagtrack.models import Zone, ZoneGate
+from tagtrack.sites.scope import site_for_write, sites_in_scope
 from tagtrack.sites.service import SiteService
 from tagtrack.zones.repository import ZoneRepository
 from tagtrack.zones.schemas import GateRead, ZoneRead, ZoneWrite
