@@ -25,15 +25,15 @@ import httpx
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tagtrack.access.roles import RoleRepository
+from tagtrack.access.rules import ADMINISTRATOR
 from tagtrack.core.db import create_engine, create_sessionmaker
-from tagtrack.models.ids import ALL_SITES_ID, new_id
 from tagtrack.core.security import hash_password, new_token, token_hash
 from tagtrack.models import Endpoint, OrgKey, Site, User, Zone, ZoneGate
+from tagtrack.models.ids import ALL_SITES_ID, new_id
 from tagtrack.models.org_key import org_keys_of
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
-from tagtrack.roles.repository import RoleRepository
-from tagtrack.roles.rules import ADMINISTRATOR
 from tests.serve import http_workers
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)

@@ -5,13 +5,13 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.access.roles import RoleRepository
+from tagtrack.access.rules import SUPER_ADMIN
 from tagtrack.core.config import Settings
 from tagtrack.core.security import hash_password, password_problem, random_password
 from tagtrack.models import User
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
-from tagtrack.roles.repository import RoleRepository
-from tagtrack.roles.rules import SUPER_ADMIN
 from tagtrack.users.repository import UserRepository
 
 DEFAULT_ADMIN_EMAIL = "admin@tagtrack.example.com"

@@ -12,9 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from starlette.formparsers import MultiPartParser
 
 from tagtrack import __version__
+from tagtrack.access.cache import PrincipalCache, principal_cache
 from tagtrack.apikeys.router import router as apikeys_router
 from tagtrack.audit.router import router as audit_router
-from tagtrack.auth.cache import PrincipalCache, principal_cache
 from tagtrack.auth.router import router as auth_router
 from tagtrack.categories.router import pickers as categories_pickers_router
 from tagtrack.categories.router import router as categories_router

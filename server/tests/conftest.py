@@ -11,6 +11,8 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.access.roles import RoleRepository
+from tagtrack.access.rules import SEEDED_ROLES
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.migrate import upgrade
@@ -19,8 +21,6 @@ from tagtrack.models import Site, User
 from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
-from tagtrack.roles.repository import RoleRepository
-from tagtrack.roles.rules import SEEDED_ROLES
 from tests import tenant_sql
 from tests.database import fresh_database
 from tests.tracking import Floor

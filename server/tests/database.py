@@ -10,6 +10,7 @@ from pathlib import Path
 import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.access.roles import RoleRepository
 from tagtrack.core.db import (
     async_url,
     create_engine,
@@ -21,7 +22,6 @@ from tagtrack.core.migrate import upgrade
 from tagtrack.models import Organization
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
-from tagtrack.roles.repository import RoleRepository
 
 LOCAL_ADMIN_URL = os.environ.get(
     "TAGTRACK_TEST_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/test"

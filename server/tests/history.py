@@ -5,12 +5,12 @@ from datetime import datetime
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.access.roles import RoleRepository
 from tagtrack.core.config import Settings
 from tagtrack.models import Organization, PendingRead, Site
 from tagtrack.models.ids import new_id
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
-from tagtrack.roles.repository import RoleRepository
 from tests.tracking import T0, Floor
 
 Maker = async_sessionmaker[AsyncSession]

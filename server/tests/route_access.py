@@ -6,7 +6,7 @@ Every route under /api must have an entry; a new route is one more line here.
 from dataclasses import dataclass
 from typing import Literal
 
-from tagtrack.roles.rules import SUPER_ADMIN, Operation, seeded_rules
+from tagtrack.access.rules import SUPER_ADMIN, Operation, seeded_rules
 
 Kind = Literal["public", "signed_in", "right", "super_admin", "reader"]
 

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tagtrack.auth.dependencies import SESSION_COOKIE
+from tagtrack.access.dependencies import SESSION_COOKIE
 from tagtrack.core.config import Settings
 from tagtrack.core.security import hash_password
 from tagtrack.main import create_app

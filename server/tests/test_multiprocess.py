@@ -17,6 +17,7 @@ import orjson
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.access.roles import RoleRepository
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.models import (
     DailyRun,
@@ -37,7 +38,6 @@ from tagtrack.models import (
 from tagtrack.models.ids import new_id
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
-from tagtrack.roles.repository import RoleRepository
 from tests.broker import mqtt_broker
 from tests.database import fresh_database
 from tests.mailbox import smtp_server

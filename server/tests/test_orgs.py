@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from tagtrack.access.rules import RESOURCES, SEEDED_ROLES
 from tagtrack.models import AccessRule, Organization, Role
-from tagtrack.roles.rules import RESOURCES, SEEDED_ROLES
 from tests.conftest import Org
 from tests.helpers import OTHER_ID, assert_error
 

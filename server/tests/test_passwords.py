@@ -12,6 +12,7 @@ import httpx
 import pytest
 from sqlalchemy import text
 
+from tagtrack.access.roles import RoleRepository
 from tagtrack.core.config import Settings
 from tagtrack.core.migrate import upgrade
 from tagtrack.mail.sender import OutboxSender
@@ -22,7 +23,6 @@ from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tagtrack.passwords.service import reset_token
-from tagtrack.roles.repository import RoleRepository
 from tests.conftest import FAST_HASH, PASSWORD, Org, make_client
 from tests.database import fresh_database
 from tests.mailbox import Mailbox, smtp_server

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import text, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.auth.dependencies import SESSION_COOKIE
+from tagtrack.access.dependencies import SESSION_COOKIE
 from tagtrack.core.config import Settings
 from tagtrack.main import create_app
 from tagtrack.models import User

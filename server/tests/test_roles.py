@@ -2,7 +2,7 @@
 
 import pytest
 
-from tagtrack.roles.rules import RESOURCES
+from tagtrack.access.rules import RESOURCES
 from tests.conftest import Org
 from tests.helpers import OTHER_ID, assert_error
 

@@ -5,8 +5,6 @@ from sqlalchemy import select
 from tagtrack.kit.lists import ListParams, paginate
 from tagtrack.kit.repository import Repository
 from tagtrack.models import ApiKey
-from tagtrack.models.org_key import API_TOKEN
-from tagtrack.orgs.repository import OrgKeyRepository
 
 
 class ApiKeyRepository(Repository[ApiKey]):
@@ -25,15 +23,4 @@ class ApiKeyRepository(Repository[ApiKey]):
 
     async def get(self, org_id: str, key_id: str) -> ApiKey | None:
         stmt = select(ApiKey).where(ApiKey.org_id == org_id, ApiKey.id == key_id)
-        return (await self.session.execute(stmt)).scalar_one_or_none()
-
-    async def by_token_hash(self, token_hash: str) -> ApiKey | None:
-        """A request with a key names no organisation: org_keys says whose it is."""
-        owner = await OrgKeyRepository(self.session).owner(API_TOKEN, token_hash)
-        if owner is None:
-            return None
-        org_id, key_id = owner
-        stmt = select(ApiKey).where(
-            ApiKey.org_id == org_id, ApiKey.id == key_id, ApiKey.token_hash == token_hash
-        )
         return (await self.session.execute(stmt)).scalar_one_or_none()

@@ -2,11 +2,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Response
 
+from tagtrack.access.dependencies import allowed
+from tagtrack.access.principal import Principal
 from tagtrack.apikeys.repository import ApiKeyRepository
 from tagtrack.apikeys.schemas import ApiKeyCreate, ApiKeyRead
 from tagtrack.apikeys.service import ApiKeyService
-from tagtrack.auth.dependencies import allowed
-from tagtrack.auth.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total

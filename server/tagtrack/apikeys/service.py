@@ -4,6 +4,8 @@ import secrets
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tagtrack.access.principal import Principal
+from tagtrack.access.rules import SUPER_ADMIN
 from tagtrack.apikeys.repository import ApiKeyRepository
 from tagtrack.apikeys.schemas import (
     AT_LEAST_ONE,
@@ -12,13 +14,11 @@ from tagtrack.apikeys.schemas import (
     ApiKeySecurityContext,
 )
 from tagtrack.audit.service import record
-from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound, ValidationFailed
 from tagtrack.core.security import token_hash
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import ApiKey
 from tagtrack.models.ids import ALL_SITES_ID
-from tagtrack.roles.rules import SUPER_ADMIN
 from tagtrack.users.repository import UserRepository
 
 TOKEN_PREFIX = "tt_"

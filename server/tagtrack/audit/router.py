@@ -2,11 +2,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Response
 
+from tagtrack.access.dependencies import allowed
+from tagtrack.access.principal import Principal
 from tagtrack.audit.repository import AuditRepository
 from tagtrack.audit.schemas import AuditEntryRead, AuditFilter
 from tagtrack.audit.service import AuditService
-from tagtrack.auth.dependencies import allowed
-from tagtrack.auth.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total

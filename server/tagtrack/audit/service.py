@@ -11,9 +11,9 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.access.principal import Principal
 from tagtrack.audit.repository import AuditRepository
 from tagtrack.audit.schemas import AuditEntryRead, AuditQuery
-from tagtrack.auth.principal import Principal
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import AuditEntry
 

@@ -2,9 +2,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request, Response
 
-from tagtrack.auth.dependencies import SESSION_COOKIE
-from tagtrack.auth.repository import AuthRepository, FailureRecorder
-from tagtrack.auth.schemas import CurrentUser, LoginRequest
+from tagtrack.access.dependencies import SESSION_COOKIE
+from tagtrack.access.repository import AuthRepository, FailureRecorder
+from tagtrack.access.roles import RoleRepository
+from tagtrack.auth.schemas import LoginRequest
 from tagtrack.auth.service import AuthService, SignedInSession
 from tagtrack.core.config import Settings
 from tagtrack.core.db import DbSession
@@ -12,8 +13,8 @@ from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.core.web_security import client_address, request_is_https
 from tagtrack.orgs.host import HostOrganizations
 from tagtrack.orgs.repository import OrganizationRepository
-from tagtrack.roles.repository import RoleRepository
 from tagtrack.users.repository import UserRepository
+from tagtrack.users.schemas import CurrentUser
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 

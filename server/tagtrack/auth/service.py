@@ -3,17 +3,18 @@
 from dataclasses import dataclass
 from datetime import timedelta
 
+from tagtrack.access.principal import holds_super_admin, merge_grants
+from tagtrack.access.repository import AuthRepository, FailureRecorder
+from tagtrack.access.roles import RoleRepository
 from tagtrack.audit.service import Actor, record, record_now
-from tagtrack.auth.principal import holds_super_admin, merge_grants
-from tagtrack.auth.repository import AuthRepository, FailureRecorder
-from tagtrack.auth.schemas import CurrentUser, SecurityContext
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, Unauthorized
 from tagtrack.core.security import new_token, token_hash, verify_password_off_loop
 from tagtrack.models import User
 from tagtrack.models.base import utcnow
-from tagtrack.roles.repository import RoleRepository
 from tagtrack.users.repository import UserRepository
+from tagtrack.users.schemas import CurrentUser
+from tagtrack.users.service import current_user_of
 
 RATE_WINDOW = timedelta(minutes=1)
 
@@ -38,18 +39,6 @@ class SignedInSession:
     user: CurrentUser
     token: str
     max_age: int
-
-
-def current_user_of(user: User, super_admin: bool) -> CurrentUser:
-    return CurrentUser(
-        id=user.id,
-        name=user.name,
-        username=user.username,
-        roles=list(user.role_ids),
-        securityCtx=SecurityContext(sites=list(user.site_ids), companies=[user.org_id]),
-        superAdmin=super_admin,
-        orgId=user.org_id,
-    )
 
 
 class AuthService:

@@ -2,8 +2,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Response
 
-from tagtrack.auth.dependencies import SignedIn, allowed
-from tagtrack.auth.principal import Principal
+from tagtrack.access.dependencies import SignedIn, allowed
+from tagtrack.access.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.categories.schemas import CategoryRead, CategoryUsage, CategoryWrite
 from tagtrack.categories.service import CategoryService

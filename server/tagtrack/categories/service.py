@@ -1,4 +1,4 @@
-from tagtrack.auth.principal import Principal
+from tagtrack.access.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.categories.schemas import CategoryRead, CategoryUsage, CategoryWrite
 from tagtrack.core.errors import BadRequest, NotFound

@@ -10,6 +10,8 @@ from typing import Any
 from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.access.roles import RoleRepository
+from tagtrack.access.rules import ADMINISTRATOR, MANAGER, OPERATOR, VIEWER
 from tagtrack.core.security import hash_password, random_password
 from tagtrack.demo.floorplan import DOORS, HANDHELD_SPOT, PLAN_NAME, SPOTS
 from tagtrack.models import (
@@ -31,8 +33,6 @@ from tagtrack.models import (
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import ALL_SITES_ID, new_id
 from tagtrack.models.org_key import org_keys_of
-from tagtrack.roles.repository import RoleRepository
-from tagtrack.roles.rules import ADMINISTRATOR, MANAGER, OPERATOR, VIEWER
 from tagtrack.settings.repository import SettingsRepository
 
 SITES: tuple[dict[str, Any], ...] = (

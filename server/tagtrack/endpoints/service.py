@@ -5,7 +5,7 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from tagtrack.auth.principal import Principal
+from tagtrack.access.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.endpoints.schemas import (

@@ -2,8 +2,8 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from tagtrack.access.principal import Principal
 from tagtrack.audit.service import record
-from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.events.repository import EventRepository

@@ -25,8 +25,8 @@ from fastapi import (
 )
 from fastapi.responses import StreamingResponse
 
-from tagtrack.auth.dependencies import SignedIn, allowed
-from tagtrack.auth.principal import Principal
+from tagtrack.access.dependencies import SignedIn, allowed
+from tagtrack.access.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES, ErrorBody

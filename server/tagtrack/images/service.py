@@ -4,8 +4,8 @@ from dataclasses import dataclass
 from fastapi import BackgroundTasks, UploadFile
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.access.principal import Principal
 from tagtrack.audit.service import record
-from tagtrack.auth.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.core.logging import get_logger

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.auth.principal import Grant, Principal
+from tagtrack.access.principal import Grant, Principal
+from tagtrack.access.rules import RESOURCES
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError
 from tagtrack.imports.repository import ImportRepository
@@ -20,7 +21,6 @@ from tagtrack.imports.service import ImportService
 from tagtrack.imports.workbook import WorkbookRefused, open_path
 from tagtrack.models import Site, Zone
 from tagtrack.models.ids import ALL_SITES_ID
-from tagtrack.roles.rules import RESOURCES
 from tagtrack.settings.schemas import HeaderAssetField, SiteSettingsBody
 
 # Rows per transaction: large enough to be fast, small enough to lose little on a failure.

@@ -2,8 +2,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, File, Query, Request, UploadFile
 
-from tagtrack.auth.dependencies import allowed
-from tagtrack.auth.principal import Principal
+from tagtrack.access.dependencies import allowed
+from tagtrack.access.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES, ErrorBody
 from tagtrack.imports.rules import BATCH_TEXT, RULES_TEXT

@@ -9,8 +9,8 @@ from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tagtrack.access.principal import Principal
 from tagtrack.audit.service import record
-from tagtrack.auth.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import (

@@ -6,13 +6,13 @@ import orjson
 from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
+from tagtrack.access.org_keys import OrgKeyRepository
 from tagtrack.core.wakeups import READS_CHANNEL
 from tagtrack.ingest.formats import Read
 from tagtrack.kit.repository import Repository
 from tagtrack.models import Endpoint, IngestBatch, PendingRead, RawPayload
 from tagtrack.models.base import utcnow
 from tagtrack.models.org_key import ENDPOINT, READER_KEY
-from tagtrack.orgs.repository import OrgKeyRepository
 
 QUEUE_COLUMNS = (
     "org_id", "endpoint_id", "tag", "antenna", "time", "rssi", "direction", "tamper", "data",

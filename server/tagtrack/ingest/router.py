@@ -5,8 +5,8 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from tagtrack.auth.dependencies import allowed
-from tagtrack.auth.principal import Principal
+from tagtrack.access.dependencies import allowed
+from tagtrack.access.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.ingest.openapi import READS_BODY

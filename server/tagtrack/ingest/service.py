@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tagtrack.auth.principal import Principal
+from tagtrack.access.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import BadRequest, NotFound, Overloaded, Unauthorized
 from tagtrack.core.metrics import INGEST_ACCEPTED, INGEST_REFUSED

@@ -3,7 +3,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 
-from tagtrack.auth.dependencies import SignedInWatching
+from tagtrack.access.dependencies import SignedInWatching
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.live.service import MAX_LIFETIME_SECONDS, LiveService
 from tagtrack.sites.scope import SiteQuery

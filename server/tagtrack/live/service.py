@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.auth.principal import Principal
+from tagtrack.access.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.logging import get_logger
 from tagtrack.live.hub import LiveHub

@@ -2,8 +2,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Response
 
-from tagtrack.auth.dependencies import SignedIn, allowed
-from tagtrack.auth.principal import Principal
+from tagtrack.access.dependencies import SignedIn, allowed
+from tagtrack.access.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total

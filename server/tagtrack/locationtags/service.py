@@ -1,6 +1,6 @@
 """Location tags: fixed tags a handheld reads to know where it stands."""
 
-from tagtrack.auth.principal import Principal
+from tagtrack.access.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.lists import ListParams
 from tagtrack.locationtags.repository import LocationTagRepository

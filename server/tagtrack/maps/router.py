@@ -18,8 +18,8 @@ from fastapi import (
 from fastapi.responses import StreamingResponse
 from pydantic import Json
 
-from tagtrack.auth.dependencies import SignedIn, allowed
-from tagtrack.auth.principal import Principal
+from tagtrack.access.dependencies import SignedIn, allowed
+from tagtrack.access.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES, ErrorBody
 from tagtrack.images.processing import MAX_UPLOAD_BYTES

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 from fastapi import BackgroundTasks, UploadFile
 
-from tagtrack.auth.principal import Principal
+from tagtrack.access.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.images.processing import (
     MAX_UPLOAD_BYTES,

@@ -1,11 +1,10 @@
 from collections.abc import Sequence
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.kit.lists import ListParams, paginate
 from tagtrack.kit.repository import Repository
-from tagtrack.models import Organization, OrgKey
+from tagtrack.models import Organization
 
 
 class OrganizationRepository(Repository[Organization]):
@@ -46,22 +45,3 @@ class OrganizationRepository(Repository[Organization]):
         """The organisation of an installation that has exactly one."""
         rows = (await self.session.execute(select(Organization).limit(2))).scalars().all()
         return rows[0] if len(rows) == 1 else None
-
-
-class OrgKeyRepository:
-    """Whose a reader key, endpoint id, API token or username is (models/org_key.py)."""
-
-    def __init__(self, session: AsyncSession) -> None:
-        self.session = session
-
-    async def owner(self, kind: str, key: str) -> tuple[str, str] | None:
-        """(org_id, id of the row) the key belongs to."""
-        stmt = select(OrgKey.org_id, OrgKey.target_id).where(OrgKey.kind == kind, OrgKey.key == key)
-        row = (await self.session.execute(stmt)).first()
-        return (row.org_id, row.target_id) if row else None
-
-    async def taken(self, kind: str, key: str, except_id: str | None) -> bool:
-        stmt = select(OrgKey.target_id).where(OrgKey.kind == kind, OrgKey.key == key)
-        if except_id:
-            stmt = stmt.where(OrgKey.target_id != except_id)
-        return (await self.session.execute(stmt.limit(1))).first() is not None

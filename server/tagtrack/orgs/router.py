@@ -2,15 +2,15 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Response
 
-from tagtrack.auth.dependencies import allowed, require_super_admin
-from tagtrack.auth.principal import Principal
+from tagtrack.access.dependencies import allowed, require_super_admin
+from tagtrack.access.principal import Principal
+from tagtrack.access.roles import RoleRepository
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.schemas import OrganizationRead, OrganizationWrite
 from tagtrack.orgs.service import OrganizationService
-from tagtrack.roles.repository import RoleRepository
 
 router = APIRouter(prefix="/organizations", tags=["organizations"], responses=ERROR_RESPONSES)
 

@@ -1,15 +1,15 @@
 """Organisations are managed by super admins; a new one gets the seeded roles
 and the default image category."""
 
+from tagtrack.access.principal import Principal
+from tagtrack.access.roles import RoleRepository
 from tagtrack.audit.service import record
-from tagtrack.auth.principal import Principal
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import Organization
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.schemas import OrganizationRead, OrganizationWrite
-from tagtrack.roles.repository import RoleRepository
 
 
 def organization_read(org: Organization) -> OrganizationRead:

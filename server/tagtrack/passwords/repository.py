@@ -2,8 +2,10 @@ from datetime import datetime
 
 from sqlalchemy import delete, select
 
+from tagtrack.access.org_keys import OrgKeyRepository
 from tagtrack.kit.repository import Repository
 from tagtrack.models import PasswordReset, User, UserSession
+from tagtrack.models.org_key import USERNAME
 
 
 class PasswordResetRepository(Repository[PasswordReset]):
@@ -27,8 +29,16 @@ class PasswordResetRepository(Repository[PasswordReset]):
         )
         if reset is None:
             return None
-        stmt = select(User).where(User.org_id == reset.org_id, User.id == reset.user_id)
+        return await self.user(reset.org_id, reset.user_id)
+
+    async def user(self, org_id: str, user_id: str) -> User | None:
+        stmt = select(User).where(User.org_id == org_id, User.id == user_id)
         return (await self.session.execute(stmt)).scalar_one_or_none()
+
+    async def user_by_username(self, username: str) -> User | None:
+        """Sign-in names no organisation: org_keys says whose the username is."""
+        owner = await OrgKeyRepository(self.session).owner(USERNAME, username.lower())
+        return await self.user(*owner) if owner else None
 
     async def forget_user(self, user: User) -> None:
         """Drop every reset token and session of the user."""

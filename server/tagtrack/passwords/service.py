@@ -6,8 +6,8 @@ from datetime import datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tagtrack.access.principal import Principal
 from tagtrack.audit.service import Actor, record
-from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, NotFound
 from tagtrack.core.security import hash_password_off_loop, new_token, password_problem, token_hash
@@ -16,7 +16,6 @@ from tagtrack.mail.service import Outbox
 from tagtrack.models import PasswordReset, User
 from tagtrack.models.base import utcnow
 from tagtrack.passwords.repository import PasswordResetRepository
-from tagtrack.users.repository import UserRepository
 
 TOKEN_LIFETIME = timedelta(hours=24)
 # One mail per user per minute, whoever asks.
@@ -54,12 +53,10 @@ class PasswordResetService:
     def __init__(
         self,
         repository: PasswordResetRepository,
-        users: UserRepository,
         outbox: Outbox,
         settings: Settings,
     ) -> None:
         self.repository = repository
-        self.users = users
         self.outbox = outbox
         self.settings = settings
 
@@ -67,7 +64,6 @@ class PasswordResetService:
     def build(cls, session: AsyncSession, settings: Settings) -> "PasswordResetService":
         return cls(
             PasswordResetRepository(session),
-            UserRepository(session),
             Outbox(session, settings),
             settings,
         )
@@ -101,12 +97,12 @@ class PasswordResetService:
 
     async def request(self, email: str) -> None:
         """Mail a link when the email matches an active account; say nothing either way."""
-        user = await self.users.by_username(email.strip())
+        user = await self.repository.user_by_username(email.strip())
         if user is not None and user.active:
             await self._issue(user, "Someone asked to reset the password of your account.")
 
     async def send_for_user(self, principal: Principal, user_id: str) -> None:
-        user = await self.users.get(principal.org_id, user_id)
+        user = await self.repository.user(principal.org_id, user_id)
         if user is None:
             raise NotFound("User not found")
         await self._issue(user, f"{principal.name} sent you a link to set your password.")

@@ -5,8 +5,8 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from tagtrack.access.principal import Principal
 from tagtrack.audit.service import record
-from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.jsontable import JSON_MEDIA_TYPE, JsonTable
 from tagtrack.kit.lists import ListParams

@@ -2,10 +2,10 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from tagtrack.auth.dependencies import SignedIn
+from tagtrack.access.dependencies import SignedIn
+from tagtrack.access.roles import RoleRepository
 from tagtrack.core.db import DbSession
 from tagtrack.kit.lists import comma_list
-from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.schemas import AccessRuleRead, RoleRead
 from tagtrack.roles.service import RoleService
 

@@ -1,6 +1,6 @@
-from tagtrack.auth.principal import Principal, merge_grants
-from tagtrack.roles.repository import RoleRepository
-from tagtrack.roles.rules import SUPER_ADMIN
+from tagtrack.access.principal import Principal, merge_grants
+from tagtrack.access.roles import RoleRepository
+from tagtrack.access.rules import SUPER_ADMIN
 from tagtrack.roles.schemas import AccessRuleRead, RoleRead
 
 

@@ -1,5 +1,5 @@
+from tagtrack.access.principal import Principal
 from tagtrack.audit.service import record
-from tagtrack.auth.principal import Principal
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.settings.schemas import OrgSettingsBody, SiteSettingsBody
 from tagtrack.sites.service import SiteService

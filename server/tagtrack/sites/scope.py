@@ -4,7 +4,7 @@ from typing import Annotated
 
 from fastapi import Query
 
-from tagtrack.auth.principal import Principal
+from tagtrack.access.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.models import Site
 from tagtrack.models.ids import ALL_SITES_ID, is_id

@@ -1,7 +1,7 @@
 from collections.abc import Callable
 
+from tagtrack.access.principal import Principal
 from tagtrack.audit.service import record
-from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import Site

@@ -3,8 +3,8 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import RedirectResponse
 
-from tagtrack.auth.dependencies import MaybeSignedIn, allowed
-from tagtrack.auth.principal import Principal
+from tagtrack.access.dependencies import MaybeSignedIn, allowed
+from tagtrack.access.principal import Principal
 from tagtrack.auth.router import Service as AuthServiceDep
 from tagtrack.auth.router import set_session_cookie
 from tagtrack.core.db import DbSession

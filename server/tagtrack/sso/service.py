@@ -15,8 +15,8 @@ from urllib.parse import urlencode, urlparse
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tagtrack.access.principal import Principal
 from tagtrack.audit.service import Actor, record
-from tagtrack.auth.principal import Principal
 from tagtrack.auth.service import AuthService, SignedInSession
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import NotFound

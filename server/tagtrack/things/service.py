@@ -3,13 +3,13 @@
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+from tagtrack.access.principal import Principal
+from tagtrack.access.rules import Operation
 from tagtrack.audit.service import record
-from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound
 from tagtrack.kit.lists import ListParams
 from tagtrack.kit.tracking import or_unset
 from tagtrack.models import Thing
-from tagtrack.roles.rules import Operation
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.sites.scope import site_for_write
 from tagtrack.sites.service import SiteService

@@ -2,11 +2,11 @@ from collections.abc import Sequence
 
 from sqlalchemy import select
 
+from tagtrack.access.org_keys import OrgKeyRepository
 from tagtrack.kit.lists import ListParams, paginate
 from tagtrack.kit.repository import Repository
 from tagtrack.models import Role, Site, User
 from tagtrack.models.org_key import USERNAME
-from tagtrack.orgs.repository import OrgKeyRepository
 
 
 class UserRepository(Repository[User]):

@@ -2,16 +2,16 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from tagtrack.auth.dependencies import SignedIn, allowed
-from tagtrack.auth.principal import Principal
-from tagtrack.auth.repository import AuthRepository
-from tagtrack.auth.schemas import CurrentUser
+from tagtrack.access.dependencies import SignedIn, allowed
+from tagtrack.access.principal import Principal
+from tagtrack.access.repository import AuthRepository
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
 from tagtrack.passwords.service import PasswordResetService
 from tagtrack.users.repository import UserRepository
 from tagtrack.users.schemas import (
+    CurrentUser,
     EmailCheck,
     EmailCheckResult,
     MeUpdate,

@@ -1,13 +1,26 @@
 from pydantic import BaseModel, EmailStr, Field, field_validator
 
-from tagtrack.auth.schemas import SecurityContext
-
 
 def _strip_required(value: str) -> str:
     value = value.strip()
     if not value:
         raise ValueError("is required")
     return value
+
+
+class SecurityContext(BaseModel):
+    sites: list[str] = Field(default_factory=list)
+    companies: list[str] = Field(default_factory=list)
+
+
+class CurrentUser(BaseModel):
+    id: str
+    name: str
+    username: str
+    roles: list[str]
+    securityCtx: SecurityContext
+    superAdmin: bool
+    orgId: str
 
 
 class UserRead(BaseModel):

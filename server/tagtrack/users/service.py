@@ -2,27 +2,39 @@
 
 from collections.abc import Sequence
 
+from tagtrack.access.principal import Principal
+from tagtrack.access.repository import AuthRepository
+from tagtrack.access.rules import SUPER_ADMIN
 from tagtrack.audit.service import record
-from tagtrack.auth.principal import Principal
-from tagtrack.auth.repository import AuthRepository
-from tagtrack.auth.schemas import CurrentUser, SecurityContext
-from tagtrack.auth.service import current_user_of
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound, ValidationFailed
 from tagtrack.core.security import hash_password_off_loop, password_problem
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import User
 from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.passwords.service import PasswordResetService
-from tagtrack.roles.rules import SUPER_ADMIN
 from tagtrack.users.repository import UserRepository
 from tagtrack.users.schemas import (
+    CurrentUser,
     MeUpdate,
+    SecurityContext,
     UserCreate,
     UserFields,
     UsernameRead,
     UserRead,
     UserUpdate,
 )
+
+
+def current_user_of(user: User, super_admin: bool) -> CurrentUser:
+    return CurrentUser(
+        id=user.id,
+        name=user.name,
+        username=user.username,
+        roles=list(user.role_ids),
+        securityCtx=SecurityContext(sites=list(user.site_ids), companies=[user.org_id]),
+        superAdmin=super_admin,
+        orgId=user.org_id,
+    )
 
 
 class UserService:

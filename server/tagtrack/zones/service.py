@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from tagtrack.auth.principal import Principal
+from tagtrack.access.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.kit.lists import ListParams

@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from tagtrack.auth.principal import Principal
+from tagtrack.access.principal import Principal
 from tagtrack.core.listening import Listener, Notice, listener_dsn
 from tagtrack.core.tasks import running
 

@@ -3,8 +3,8 @@
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from tagtrack.access.rules import ALL_SITES_RESOURCE, Operation
 from tagtrack.models.ids import ALL_SITES_ID
-from tagtrack.roles.rules import ALL_SITES_RESOURCE, Operation
 
 
 @dataclass(frozen=True)

@@ -7,17 +7,17 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from tagtrack.apikeys.repository import ApiKeyRepository
-from tagtrack.auth.cache import PrincipalCache
-from tagtrack.auth.principal import Principal, merge_grants
-from tagtrack.auth.repository import AuthRepository
+from tagtrack.access.cache import PrincipalCache
+from tagtrack.access.org_keys import OrgKeyRepository
+from tagtrack.access.principal import Principal, merge_grants
+from tagtrack.access.repository import AuthRepository
+from tagtrack.access.roles import RoleRepository
+from tagtrack.access.rules import ALL_SITES_RESOURCE, Operation
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import Forbidden, Unauthorized
 from tagtrack.core.security import token_hash
 from tagtrack.core.web_security import client_address
 from tagtrack.models.base import utcnow
-from tagtrack.roles.repository import RoleRepository
-from tagtrack.roles.rules import ALL_SITES_RESOURCE, Operation
 
 SESSION_COOKIE = "tagtrack_session"
 
@@ -29,7 +29,7 @@ def _bearer(request: Request) -> str | None:
 
 
 async def _key_principal(session: DbSession, hashed: str) -> Principal | None:
-    key = await ApiKeyRepository(session).by_token_hash(hashed)
+    key = await OrgKeyRepository(session).api_key(hashed)
     if key is None:
         return None
     rules = await RoleRepository(session).rules_for_roles(key.org_id, key.role_ids)

@@ -3,8 +3,8 @@ from collections.abc import Sequence
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from tagtrack.access.rules import SEEDED_ROLES, seeded_rules
 from tagtrack.models import AccessRule, Role
-from tagtrack.roles.rules import SEEDED_ROLES, seeded_rules
 
 
 class RoleRepository:
