@@ -70,6 +70,7 @@ from tagtrack.sso.router import router as sso_router
 from tagtrack.things.router import pickers as things_pickers_router
 from tagtrack.things.router import router as things_router
 from tagtrack.users.router import router as users_router
+from tagtrack.zones.router import durations as zone_durations_router
 from tagtrack.zones.router import pickers as zones_pickers_router
 from tagtrack.zones.router import router as zones_router
 
@@ -102,6 +103,7 @@ DOCUMENTED = (
     ingest_router,
     user_reads_router,
     events_router,
+    zone_durations_router,
     live_router,
     exceptions_router,
     reports_router,

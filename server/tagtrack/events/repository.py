@@ -1,11 +1,10 @@
-"""The SQL of events and zone durations, with the names the console shows."""
+"""The SQL of events, with the names the console shows."""
 
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Select, and_, func, select
-from sqlalchemy.orm import aliased
 
 from tagtrack.kit.repository import Repository
 from tagtrack.models import (
@@ -13,13 +12,10 @@ from tagtrack.models import (
     Event,
     EventCount,
     LocationTag,
-    Site,
     Thing,
     Zone,
-    ZoneDuration,
 )
 from tagtrack.models.event import HOUR, hour_of
-from tagtrack.models.ids import UNKNOWN_THING_ID
 
 
 def _whole_hours(
@@ -68,23 +64,12 @@ class EventRepository(Repository[Event]):
     @staticmethod
     def _scoped(
         stmt: Select[*tuple[Any, ...]],
-        model: type[Event] | type[ZoneDuration],
+        model: type[Event],
         org_id: str,
         site_ids: list[str] | None,
     ) -> Select[*tuple[Any, ...]]:
         stmt = stmt.where(model.org_id == org_id)
         return stmt if site_ids is None else stmt.where(model.site_id.in_(site_ids))
-
-    @staticmethod
-    def _overlapping(
-        stmt: Select[*tuple[Any, ...]], after: datetime | None, before: datetime | None
-    ) -> Select[*tuple[Any, ...]]:
-        """A visit belongs to a period when it overlaps it."""
-        if after is not None:
-            stmt = stmt.where((ZoneDuration.time_end.is_(None)) | (ZoneDuration.time_end >= after))
-        if before is not None:
-            stmt = stmt.where(ZoneDuration.time_start < before)
-        return stmt
 
     def _events(
         self,
@@ -196,141 +181,3 @@ class EventRepository(Repository[Event]):
         return await self.session.scalar(
             select(Zone).where(Zone.org_id == org_id, Zone.id == zone_id)
         )
-
-    async def durations(
-        self,
-        org_id: str,
-        site_ids: list[str] | None,
-        *,
-        after: datetime | None,
-        before: datetime | None,
-        thing: str,
-        limit: int,
-        page: int,
-    ) -> tuple[Sequence[Any], int]:
-        visited = aliased(Thing)
-        filtered = self._overlapping(
-            self._scoped(
-                select(ZoneDuration.id, ZoneDuration.time_start), ZoneDuration, org_id, site_ids
-            ),
-            after,
-            before,
-        )
-        if thing:
-            filtered = filtered.where(ZoneDuration.thing_id == thing)
-        total = await self.session.scalar(select(func.count()).select_from(filtered.subquery()))
-        ids = (
-            filtered.order_by(ZoneDuration.time_start.desc(), ZoneDuration.id.desc())
-            .limit(limit)
-            .offset(page * limit)
-            .subquery()
-        )
-        # Plain columns, not entities: a report asks for up to 10,000 visits at once.
-        stmt = (
-            select(
-                ZoneDuration.id,
-                ZoneDuration.site_id,
-                ZoneDuration.thing_id,
-                ZoneDuration.zone_id,
-                ZoneDuration.time_start,
-                ZoneDuration.time_end,
-                ZoneDuration.time_duration,
-                visited.name.label("thing_name"),
-                Zone.name.label("zone_name"),
-            )
-            .join(
-                ids,
-                and_(
-                    ZoneDuration.org_id == org_id,
-                    ZoneDuration.id == ids.c.id,
-                    ZoneDuration.time_start == ids.c.time_start,
-                ),
-            )
-            .outerjoin(
-                visited,
-                (visited.org_id == ZoneDuration.org_id) & (visited.id == ZoneDuration.thing_id),
-            )
-            .outerjoin(
-                Zone, (Zone.org_id == ZoneDuration.org_id) & (Zone.id == ZoneDuration.zone_id)
-            )
-            .order_by(ZoneDuration.time_start.desc(), ZoneDuration.id.desc())
-        )
-        return (await self.session.execute(stmt)).all(), int(total or 0)
-
-    def visits_in_order(
-        self,
-        org_id: str,
-        site_ids: list[str] | None,
-        *,
-        after: datetime | None,
-        before: datetime | None,
-    ) -> AsyncIterator[Sequence[Any]]:
-        """Every visit overlapping the period (the unknown thing's left out), newest first,
-        with the names and the site's time zone, a chunk at a time (the export)."""
-        stmt = self._overlapping(
-            self._scoped(
-                select(
-                    Thing.name,
-                    Site.name,
-                    Zone.name,
-                    ZoneDuration.time_start,
-                    ZoneDuration.time_end,
-                    ZoneDuration.time_duration,
-                    Site.timezone,
-                ),
-                ZoneDuration,
-                org_id,
-                site_ids,
-            ),
-            after,
-            before,
-        )
-        stmt = (
-            stmt.where(ZoneDuration.thing_id != UNKNOWN_THING_ID)
-            .join(Site, (Site.org_id == ZoneDuration.org_id) & (Site.id == ZoneDuration.site_id))
-            .outerjoin(
-                Thing, (Thing.org_id == ZoneDuration.org_id) & (Thing.id == ZoneDuration.thing_id)
-            )
-            .outerjoin(
-                Zone, (Zone.org_id == ZoneDuration.org_id) & (Zone.id == ZoneDuration.zone_id)
-            )
-            .order_by(ZoneDuration.time_start.desc(), ZoneDuration.id.desc())
-        )
-        return self.tuple_chunks(stmt, EXPORT_CHUNK)
-
-    async def zone_totals(
-        self,
-        org_id: str,
-        site_ids: list[str] | None,
-        *,
-        after: datetime | None,
-        before: datetime | None,
-        now: datetime,
-    ) -> Sequence[Any]:
-        """Per zone: visits overlapping the period, their things, their time inside it."""
-        end: Any = func.coalesce(ZoneDuration.time_end, now)
-        if before is not None:
-            end = func.least(end, before)
-        start: Any = ZoneDuration.time_start
-        if after is not None:
-            start = func.greatest(start, after)
-        seconds = func.greatest(func.extract("epoch", end - start), 0)
-        stmt = self._scoped(
-            select(
-                ZoneDuration.zone_id,
-                Zone.name,
-                func.count(),
-                func.count(func.distinct(ZoneDuration.thing_id)),
-                func.coalesce(func.sum(seconds), 0),
-            ),
-            ZoneDuration,
-            org_id,
-            site_ids,
-        ).join(Zone, (Zone.org_id == ZoneDuration.org_id) & (Zone.id == ZoneDuration.zone_id))
-        stmt = (
-            self._overlapping(stmt, after, before)
-            .group_by(ZoneDuration.zone_id, Zone.name)
-            .order_by(Zone.name, ZoneDuration.zone_id)
-        )
-        rows: Sequence[Any] = (await self.session.execute(stmt)).all()
-        return rows

@@ -36,25 +36,3 @@ class ManualEvent(ApiModel):
 
     tag: RequiredText = Field(max_length=128)
     zone: Id
-
-
-class ZoneDurationRead(ApiModel):
-    id: str = IdField
-    thing: str
-    thingName: str
-    zone: str
-    zoneName: str
-    timeStart: datetime
-    timeEnd: datetime = Field(description="0001-01-01T00:00:00Z while the visit is open")
-    timeDuration: int = Field(description="Nanoseconds; open visits count up to now")
-    site: str
-
-
-class ZoneTotalRead(ApiModel):
-    zone: str
-    zoneName: str
-    visits: int = Field(description="Visits that overlap the period")
-    things: int = Field(description="Different things among those visits")
-    timeDuration: int = Field(
-        description="Nanoseconds of those visits inside the period (open visits up to now)"
-    )

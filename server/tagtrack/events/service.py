@@ -1,9 +1,8 @@
-from collections.abc import AsyncIterator, Sequence
-from datetime import datetime, timedelta
+from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from tagtrack.access.principal import Principal
-from tagtrack.audit.service import record
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.events.repository import EventRepository
@@ -11,49 +10,17 @@ from tagtrack.events.schemas import (
     EventData,
     EventRead,
     ManualEvent,
-    ZoneDurationRead,
-    ZoneTotalRead,
 )
 from tagtrack.kit.lists import comma_list
 from tagtrack.kit.totals import SharedTotals
-from tagtrack.kit.tracking import or_unset
-from tagtrack.kit.xlsx import (
-    SITE_CLOCK,
-    Cell,
-    TableFile,
-    clock_headers,
-    clock_of,
-    duration,
-    wall_clock,
-)
 from tagtrack.models import Zone
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import UNKNOWN_THING_ID, is_id
 from tagtrack.processing.repository import ReadRow
-from tagtrack.processing.service import FreshThings, ProcessingService, nanoseconds
-from tagtrack.settings.repository import SettingsRepository
-from tagtrack.sites.scope import names_one_site, sites_in_scope
-from tagtrack.things.export import labels_for
+from tagtrack.processing.service import FreshThings, ProcessingService
+from tagtrack.sites.scope import sites_in_scope
 from tagtrack.things.repository import ThingRepository
 from tagtrack.things.tags import normalize_tag
-
-# The Zones History export: the screen's columns, Site in All Sites, times on the site's clock.
-VISIT_TIMES = ("Start", "End")
-
-
-def visit_cells(row: Any, now: datetime, with_site: bool, with_zone: bool) -> list[Cell]:
-    name, site, zone, start, end, length, timezone = row
-    if end is None:  # still there: the visit so far
-        length = nanoseconds(now - start)
-    cells: list[Cell] = [
-        name or "",
-        *([site] if with_site else []),
-        zone or "",
-        wall_clock(start, timezone),
-        wall_clock(end, timezone),
-        duration(length),
-    ]
-    return [*cells, timezone] if with_zone else cells
 
 
 def _ids(csv: str) -> list[str]:
@@ -157,102 +124,3 @@ class EventService:
             await ProcessingService(self.repository.session, self.settings).process_now(
                 org_id, reads, fresh
             )
-
-    async def durations(
-        self,
-        principal: Principal,
-        *,
-        site: str,
-        after: datetime | None,
-        before: datetime | None,
-        thing: str,
-        limit: int,
-        page: int,
-    ) -> tuple[list[ZoneDurationRead], int]:
-        if thing and not is_id(thing):
-            raise BadRequest("thing must be a 24-character hex id", reason="invalid id")
-        rows, total = await self.repository.durations(
-            principal.org_id,
-            sites_in_scope(principal, site),
-            after=after,
-            before=before,
-            thing=thing,
-            limit=limit,
-            page=page,
-        )
-        now = utcnow()
-        return [self._duration(row, now) for row in rows], total
-
-    async def durations_xlsx(
-        self, principal: Principal, *, site: str, after: datetime | None, before: datetime | None
-    ) -> AsyncIterator[bytes]:
-        """The Zones History table of the period as zoneshistory.xlsx, newest first."""
-        scope = sites_in_scope(principal, site)
-        session = self.repository.session
-        labels, _ = await labels_for(SettingsRepository(session), principal.org_id, scope)
-        clock = clock_of(await self.repository.timezones(principal.org_id, scope))
-        with_site = not names_one_site(site)
-        headers = [labels["name"], *(["Site"] if with_site else []), "Zone", *VISIT_TIMES]
-        headers = clock_headers([*headers, "Duration"], VISIT_TIMES, clock)
-        kinds = [*[None] * (2 if with_site else 1), None, datetime, datetime, timedelta]
-        now = utcnow()
-        async with TableFile("tagtrack-zoneshistory-", "Zones History", headers, kinds) as sheet:
-            async for rows in self.repository.visits_in_order(
-                principal.org_id, scope, after=after, before=before
-            ):
-                await sheet.append(
-                    [visit_cells(row, now, with_site, clock == SITE_CLOCK) for row in rows]
-                )
-            content = await sheet.finish()
-        await record(
-            session,
-            principal,
-            "zonedurations.exported",
-            "zonedurations",
-            target="zoneshistory.xlsx",
-            detail={"sites": scope or "all", "after": str(after), "before": str(before)},
-        )
-        return content
-
-    async def zone_totals(
-        self,
-        principal: Principal,
-        *,
-        site: str,
-        after: datetime | None,
-        before: datetime | None,
-    ) -> list[ZoneTotalRead]:
-        rows = await self.repository.zone_totals(
-            principal.org_id,
-            sites_in_scope(principal, site),
-            after=after,
-            before=before,
-            now=utcnow(),
-        )
-        return [
-            ZoneTotalRead(
-                zone=zone_id,
-                zoneName=name,
-                visits=visits,
-                things=things,
-                timeDuration=round(float(seconds) * 10**9),
-            )
-            for zone_id, name, visits, things, seconds in rows
-        ]
-
-    @staticmethod
-    def _duration(row: Any, now: datetime) -> ZoneDurationRead:
-        length = row.time_duration
-        if row.time_end is None:
-            length = nanoseconds(now - row.time_start)
-        return ZoneDurationRead(
-            id=row.id,
-            thing=row.thing_id,
-            thingName=row.thing_name or "",
-            zone=row.zone_id,
-            zoneName=row.zone_name or "",
-            timeStart=row.time_start,
-            timeEnd=or_unset(row.time_end),
-            timeDuration=length,
-            site=row.site_id,
-        )

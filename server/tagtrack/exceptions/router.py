@@ -6,11 +6,10 @@ from fastapi.responses import StreamingResponse
 from tagtrack.access.dependencies import SignedIn
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.events.router import After, Before, Limit, Page
 from tagtrack.exceptions.repository import ExceptionRepository
 from tagtrack.exceptions.schemas import ExceptionDetail, ExceptionRead
 from tagtrack.exceptions.service import ExceptionService
-from tagtrack.kit.lists import set_total
+from tagtrack.kit.lists import After, Before, Limit, Page, set_total
 from tagtrack.kit.xlsx import XLSX_RESPONSE, download
 from tagtrack.sites.scope import SiteQuery
 

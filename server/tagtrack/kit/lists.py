@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import InstrumentedAttribute
 
 from tagtrack.core.errors import BadRequest
+from tagtrack.kit.schemas import UtcDateTime
 
 # A mapped attribute or any SQL expression.
 Column = InstrumentedAttribute[Any] | ColumnElement[Any]
@@ -86,3 +87,11 @@ async def paginate(
 
 def _escape_like(value: str) -> str:
     return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+# The query of the history lists (events, zone durations, exceptions).
+Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT)]
+Page = Annotated[int, Query(ge=0, le=MAX_PAGE, description="Zero-based page")]
+After = Annotated[UtcDateTime | None, Query(description="From this time (inclusive)")]
+Before = Annotated[UtcDateTime | None, Query(description="Up to this time (exclusive)")]
+ThingFilter = Annotated[str, Query(max_length=24, description="Only this thing's")]

@@ -1,22 +1,26 @@
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Response
+from fastapi.responses import StreamingResponse
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.endpoints.repository import EndpointRepository
-from tagtrack.kit.lists import Listing, set_total
+from tagtrack.kit.lists import After, Before, Limit, Listing, Page, ThingFilter, set_total
 from tagtrack.kit.schemas import Choice
+from tagtrack.kit.xlsx import XLSX_RESPONSE, download
 from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.scope import SiteQuery
 from tagtrack.sites.service import SiteService
-from tagtrack.zones.repository import ZoneRepository
-from tagtrack.zones.schemas import KILL_MODES, ZoneRead, ZoneWrite
-from tagtrack.zones.service import ZoneService
+from tagtrack.zones.repository import ZoneDurationRepository, ZoneRepository
+from tagtrack.zones.schemas import KILL_MODES, ZoneDurationRead, ZoneRead, ZoneTotalRead, ZoneWrite
+from tagtrack.zones.service import ZoneDurationService, ZoneService
 
 router = APIRouter(prefix="/zones", tags=["zones"], responses=ERROR_RESPONSES)
+# The visits to zones, documented with the events they come from.
+durations = APIRouter(tags=["events"], responses=ERROR_RESPONSES)
 # The kill modes, for pickers; documented with the other lookups.
 pickers = APIRouter(tags=["lookups"])
 
@@ -82,3 +86,56 @@ async def delete_zone(
 async def kill_modes(principal: SignedIn) -> list[Choice]:
     """What a zone's kill does: leave the zone, or leave the site."""
     return list(KILL_MODES)
+
+
+def _durations_service(session: DbSession) -> ZoneDurationService:
+    return ZoneDurationService(ZoneDurationRepository(session))
+
+
+DurationService = Annotated[ZoneDurationService, Depends(_durations_service)]
+
+
+@durations.get("/zonedurations/totals", response_model=list[ZoneTotalRead])
+async def zone_duration_totals(
+    principal: SignedIn,
+    service: DurationService,
+    site: SiteQuery = "",
+    after: After = None,
+    before: Before = None,
+) -> list[ZoneTotalRead]:
+    """Per zone (by name), the visits that overlap the period and their time inside it."""
+    return await service.zone_totals(principal, site=site, after=after, before=before)
+
+
+@durations.get("/zonedurations/export", response_class=StreamingResponse, responses=XLSX_RESPONSE)
+async def export_zone_durations(
+    principal: SignedIn,
+    service: DurationService,
+    site: SiteQuery = "",
+    after: After = None,
+    before: Before = None,
+) -> StreamingResponse:
+    """The Zones History of the period as zoneshistory.xlsx, newest first: Name, Site (All
+    Sites), Zone, Start, End (site clock), Duration ([h]:mm; an open visit's so far)."""
+    content = await service.durations_xlsx(principal, site=site, after=after, before=before)
+    return download(content, "zoneshistory.xlsx")
+
+
+@durations.get("/zonedurations", response_model=list[ZoneDurationRead])
+async def list_zone_durations(
+    principal: SignedIn,
+    service: DurationService,
+    response: Response,
+    site: SiteQuery = "",
+    after: After = None,
+    before: Before = None,
+    thing: ThingFilter = "",
+    limit: Limit = 10000,
+    page: Page = 0,
+) -> list[ZoneDurationRead]:
+    """Visits of things to zones that overlap the period, newest first."""
+    visits, total = await service.durations(
+        principal, site=site, after=after, before=before, thing=thing, limit=limit, page=page
+    )
+    set_total(response, total)
+    return visits

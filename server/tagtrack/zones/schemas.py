@@ -1,8 +1,9 @@
+from datetime import datetime
 from typing import Literal
 
 from pydantic import Field
 
-from tagtrack.kit.schemas import ApiModel, Choice, Email, Id, RequiredText
+from tagtrack.kit.schemas import ApiModel, Choice, Email, Id, IdField, RequiredText
 
 Direction = Literal["NEAR", "GONE", "IN", "OUT"]
 KillMode = Literal["zone", "site"]
@@ -57,3 +58,25 @@ class ZoneRead(ZoneFields):
 
 
 KILL_MODES = (Choice(id="zone", name="Leave the zone"), Choice(id="site", name="Leave the site"))
+
+
+class ZoneDurationRead(ApiModel):
+    id: str = IdField
+    thing: str
+    thingName: str
+    zone: str
+    zoneName: str
+    timeStart: datetime
+    timeEnd: datetime = Field(description="0001-01-01T00:00:00Z while the visit is open")
+    timeDuration: int = Field(description="Nanoseconds; open visits count up to now")
+    site: str
+
+
+class ZoneTotalRead(ApiModel):
+    zone: str
+    zoneName: str
+    visits: int = Field(description="Visits that overlap the period")
+    things: int = Field(description="Different things among those visits")
+    timeDuration: int = Field(
+        description="Nanoseconds of those visits inside the period (open visits up to now)"
+    )

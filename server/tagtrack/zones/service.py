@@ -1,16 +1,34 @@
 """Zones: CRUD within the caller's sites, gates on the zone's own endpoints, counts."""
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from datetime import datetime, timedelta
+from typing import Any
 
 from tagtrack.access.principal import Principal
+from tagtrack.audit.service import record
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.kit.lists import ListParams
+from tagtrack.kit.tracking import or_unset
+from tagtrack.kit.xlsx import (
+    SITE_CLOCK,
+    Cell,
+    TableFile,
+    clock_headers,
+    clock_of,
+    duration,
+    wall_clock,
+)
 from tagtrack.models import Zone, ZoneGate
-from tagtrack.sites.scope import site_for_write, sites_in_scope
+from tagtrack.models.base import utcnow
+from tagtrack.models.ids import is_id
+from tagtrack.processing.service import nanoseconds
+from tagtrack.settings.repository import SettingsRepository
+from tagtrack.sites.scope import names_one_site, site_for_write, sites_in_scope
 from tagtrack.sites.service import SiteService
-from tagtrack.zones.repository import ZoneRepository
-from tagtrack.zones.schemas import GateRead, ZoneRead, ZoneWrite
+from tagtrack.things.export import labels_for
+from tagtrack.zones.repository import ZoneDurationRepository, ZoneRepository
+from tagtrack.zones.schemas import GateRead, ZoneDurationRead, ZoneRead, ZoneTotalRead, ZoneWrite
 
 GATE_ENDPOINT_REQUIRED = "Please select an value"
 
@@ -119,3 +137,126 @@ class ZoneService:
 
     async def delete(self, principal: Principal, zone_id: str) -> None:
         await self.repository.delete(await self.get_model(principal, zone_id))
+
+
+# The Zones History export: the screen's columns, Site in All Sites, times on the site's clock.
+VISIT_TIMES = ("Start", "End")
+
+
+def visit_cells(row: Any, now: datetime, with_site: bool, with_zone: bool) -> list[Cell]:
+    name, site, zone, start, end, length, timezone = row
+    if end is None:  # still there: the visit so far
+        length = nanoseconds(now - start)
+    cells: list[Cell] = [
+        name or "",
+        *([site] if with_site else []),
+        zone or "",
+        wall_clock(start, timezone),
+        wall_clock(end, timezone),
+        duration(length),
+    ]
+    return [*cells, timezone] if with_zone else cells
+
+
+class ZoneDurationService:
+    def __init__(self, repository: ZoneDurationRepository) -> None:
+        self.repository = repository
+
+    async def durations(
+        self,
+        principal: Principal,
+        *,
+        site: str,
+        after: datetime | None,
+        before: datetime | None,
+        thing: str,
+        limit: int,
+        page: int,
+    ) -> tuple[list[ZoneDurationRead], int]:
+        if thing and not is_id(thing):
+            raise BadRequest("thing must be a 24-character hex id", reason="invalid id")
+        rows, total = await self.repository.durations(
+            principal.org_id,
+            sites_in_scope(principal, site),
+            after=after,
+            before=before,
+            thing=thing,
+            limit=limit,
+            page=page,
+        )
+        now = utcnow()
+        return [self._duration(row, now) for row in rows], total
+
+    async def durations_xlsx(
+        self, principal: Principal, *, site: str, after: datetime | None, before: datetime | None
+    ) -> AsyncIterator[bytes]:
+        """The Zones History table of the period as zoneshistory.xlsx, newest first."""
+        scope = sites_in_scope(principal, site)
+        session = self.repository.session
+        labels, _ = await labels_for(SettingsRepository(session), principal.org_id, scope)
+        clock = clock_of(await self.repository.timezones(principal.org_id, scope))
+        with_site = not names_one_site(site)
+        headers = [labels["name"], *(["Site"] if with_site else []), "Zone", *VISIT_TIMES]
+        headers = clock_headers([*headers, "Duration"], VISIT_TIMES, clock)
+        kinds = [*[None] * (2 if with_site else 1), None, datetime, datetime, timedelta]
+        now = utcnow()
+        async with TableFile("tagtrack-zoneshistory-", "Zones History", headers, kinds) as sheet:
+            async for rows in self.repository.visits_in_order(
+                principal.org_id, scope, after=after, before=before
+            ):
+                await sheet.append(
+                    [visit_cells(row, now, with_site, clock == SITE_CLOCK) for row in rows]
+                )
+            content = await sheet.finish()
+        await record(
+            session,
+            principal,
+            "zonedurations.exported",
+            "zonedurations",
+            target="zoneshistory.xlsx",
+            detail={"sites": scope or "all", "after": str(after), "before": str(before)},
+        )
+        return content
+
+    async def zone_totals(
+        self,
+        principal: Principal,
+        *,
+        site: str,
+        after: datetime | None,
+        before: datetime | None,
+    ) -> list[ZoneTotalRead]:
+        rows = await self.repository.zone_totals(
+            principal.org_id,
+            sites_in_scope(principal, site),
+            after=after,
+            before=before,
+            now=utcnow(),
+        )
+        return [
+            ZoneTotalRead(
+                zone=zone_id,
+                zoneName=name,
+                visits=visits,
+                things=things,
+                timeDuration=round(float(seconds) * 10**9),
+            )
+            for zone_id, name, visits, things, seconds in rows
+        ]
+
+    @staticmethod
+    def _duration(row: Any, now: datetime) -> ZoneDurationRead:
+        length = row.time_duration
+        if row.time_end is None:
+            length = nanoseconds(now - row.time_start)
+        return ZoneDurationRead(
+            id=row.id,
+            thing=row.thing_id,
+            thingName=row.thing_name or "",
+            zone=row.zone_id,
+            zoneName=row.zone_name or "",
+            timeStart=row.time_start,
+            timeEnd=or_unset(row.time_end),
+            timeDuration=length,
+            site=row.site_id,
+        )
