@@ -2,7 +2,8 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, func, select
+from sqlalchemy import Select, func, select, text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from tagtrack.kit.repository import Repository
 from tagtrack.models import Site, Thing, TrackingException, Zone
@@ -57,6 +58,31 @@ class ExceptionRepository(Repository[TrackingException]):
         if before is not None:
             stmt = stmt.where(TrackingException.time < before)
         return stmt
+
+    async def add_once(self, row: TrackingException) -> bool:
+        """Insert unless this visit already has one (another worker may have raced us)."""
+        stmt = (
+            pg_insert(TrackingException)
+            .values(
+                id=row.id,
+                org_id=row.org_id,
+                site_id=row.site_id,
+                type=row.type,
+                time=row.time,
+                thing_id=row.thing_id,
+                zone_id=row.zone_id,
+                zone_duration_id=row.zone_duration_id,
+                multiple_things=row.multiple_things,
+                time_duration=row.time_duration,
+                message=row.message,
+            )
+            .on_conflict_do_nothing(
+                index_elements=["org_id", "zone_duration_id"],
+                index_where=text("zone_duration_id IS NOT NULL"),
+            )
+            .returning(TrackingException.id)
+        )
+        return (await self.session.execute(stmt)).first() is not None
 
     async def page(
         self,

@@ -1,7 +1,8 @@
-"""Exceptions of the caller's sites: a page, one with its things, an XLSX export."""
+"""Exceptions: how processing and the daily inventory raise them; of the caller's sites, a page,
+one with its things, an XLSX export."""
 
 from collections.abc import AsyncIterator
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from tagtrack.access.principal import Principal
@@ -12,8 +13,72 @@ from tagtrack.exceptions.repository import SORTABLE, ExceptionRepository
 from tagtrack.exceptions.schemas import ExceptionDetail, ExceptionRead, ExceptionThing
 from tagtrack.kit.tracking import or_unset
 from tagtrack.kit.xlsx import clock_of
-from tagtrack.models.ids import UNKNOWN_THING_ID, is_id
+from tagtrack.models import Site, TrackingException, Zone, ZoneDuration
+from tagtrack.models.ids import UNKNOWN_THING_ID, is_id, new_id
 from tagtrack.sites.scope import sites_in_scope
+
+ZONE_TIME_EXCEPTION = "zoneTimeException"
+PROCESS_EXCEPTION = "processException"
+MISSING = "inventoryThingsMissing"
+UNEXPECTED = "inventoryThingsUnexpected"
+ELSEWHERE = "inventoryThingsElsewhere"
+INVENTORY_MESSAGES = {
+    MISSING: "Shortage of {n}",
+    UNEXPECTED: "Overage of {n}",
+    ELSEWHERE: "{n} expected in another zone",
+}
+
+
+def process_exception(
+    org_id: str, site_id: str, tag: str, time: datetime, why: str
+) -> TrackingException:
+    """A read that processing could not use."""
+    return TrackingException(
+        id=new_id(),
+        org_id=org_id,
+        site_id=site_id,
+        type=PROCESS_EXCEPTION,
+        time=time,
+        message=f"Read of {tag} not processed: {why}",
+        multiple_things=[],
+    )
+
+
+def zone_time_exception(
+    visit: ZoneDuration, zone: Zone, thing_name: str, time_duration: int
+) -> TrackingException:
+    """A visit longer than its zone's alert time (`time_duration` nanoseconds so far)."""
+    minutes = max(1, round(zone.duration / 6e10))
+    return TrackingException(
+        id=new_id(),
+        org_id=visit.org_id,
+        site_id=visit.site_id,
+        type=ZONE_TIME_EXCEPTION,
+        time=visit.time_start + timedelta(microseconds=zone.duration / 1000),
+        thing_id=visit.thing_id,
+        zone_id=zone.id,
+        zone_duration_id=visit.id,
+        multiple_things=[],
+        time_duration=time_duration,
+        message=f"{thing_name} in {zone.name} > {minutes} minute(s)",
+    )
+
+
+def inventory_exception(
+    site: Site, kind: str, time: datetime, zone_id: str, things: list[str]
+) -> TrackingException:
+    """Things a daily inventory found missing, unexpected or elsewhere in a zone."""
+    return TrackingException(
+        org_id=site.org_id,
+        site_id=site.id,
+        type=kind,
+        time=time,
+        thing_id=None,
+        zone_id=zone_id,
+        multiple_things=things,
+        time_duration=0,
+        message=INVENTORY_MESSAGES[kind].format(n=len(things)),
+    )
 
 
 def exception_read(row: Any) -> ExceptionRead:

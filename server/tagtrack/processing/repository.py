@@ -17,7 +17,6 @@ import orjson
 from sqlalchemy import Integer, String, delete, func, insert, select, text, true, tuple_
 from sqlalchemy import cast as sa_cast
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from tagtrack.kit.repository import Repository, as_dbapi_error
 from tagtrack.models import (
@@ -616,31 +615,6 @@ class ProcessingRepository(Repository[PendingRead]):
             .limit(limit)
         )
         return [(visit, zone) for visit, zone in (await self.session.execute(stmt)).all()]
-
-    async def add_exception_once(self, row: TrackingException) -> bool:
-        """Insert unless this visit already has one (another worker may have raced us)."""
-        stmt = (
-            pg_insert(TrackingException)
-            .values(
-                id=row.id,
-                org_id=row.org_id,
-                site_id=row.site_id,
-                type=row.type,
-                time=row.time,
-                thing_id=row.thing_id,
-                zone_id=row.zone_id,
-                zone_duration_id=row.zone_duration_id,
-                multiple_things=row.multiple_things,
-                time_duration=row.time_duration,
-                message=row.message,
-            )
-            .on_conflict_do_nothing(
-                index_elements=["org_id", "zone_duration_id"],
-                index_where=text("zone_duration_id IS NOT NULL"),
-            )
-            .returning(TrackingException.id)
-        )
-        return (await self.session.execute(stmt)).first() is not None
 
     async def thing_names(self, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], str]:
         """Names by (org_id, thing id)."""

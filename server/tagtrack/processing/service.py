@@ -15,9 +15,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.config import Settings
 from tagtrack.core.logging import get_logger
+from tagtrack.exceptions.repository import ExceptionRepository
+from tagtrack.exceptions.service import process_exception, zone_time_exception
 from tagtrack.live.repository import LiveRepository
 from tagtrack.mail.service import Outbox
-from tagtrack.models import Endpoint, LocationTag, PendingRead, TrackingException, Zone, ZoneGate
+from tagtrack.models import Endpoint, LocationTag, PendingRead, Zone, ZoneGate
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.processing.repository import (
@@ -37,8 +39,6 @@ AnyRead = ReadRow | PendingRead
 ENTERING = ("IN", "NEAR")
 LEAVING = ("OUT", "GONE")
 KILL_SITE = "site"
-ZONE_TIME_EXCEPTION = "zoneTimeException"
-PROCESS_EXCEPTION = "processException"
 # Reads of one organisation a batch at most. Each batch costs a dozen loads whatever its
 # size, and a thing or event read in several batches is written once per batch.
 BATCH_READS = 20_000
@@ -524,17 +524,7 @@ class BatchProcessor:
         self.record_process_exception(read, site_id, why)
 
     def record_process_exception(self, read: AnyRead, site_id: str, why: str) -> None:
-        self.session.add(
-            TrackingException(
-                id=new_id(),
-                org_id=self.org_id,
-                site_id=site_id,
-                type=PROCESS_EXCEPTION,
-                time=read.time,
-                message=f"Read of {read.tag} not processed: {why}",
-                multiple_things=[],
-            )
-        )
+        self.session.add(process_exception(self.org_id, site_id, read.tag, read.time, why))
         self.outcome.exceptions += 1
 
 
@@ -543,6 +533,7 @@ class ProcessingService:
         self.session = session
         self.settings = settings
         self.repository = ProcessingRepository(session)
+        self.exceptions = ExceptionRepository(session)
 
     async def process_pending(self, org_id: str, limit: int = BATCH_READS) -> Outcome:
         """Process the oldest acknowledged reads of one organisation, if no one else is."""
@@ -594,22 +585,8 @@ class ProcessingService:
             end = visit.time_end or now
             minutes = max(1, round(zone.duration / 6e10))
             name = names.get((visit.org_id, visit.thing_id), visit.thing_id)
-            message = f"{name} in {zone.name} > {minutes} minute(s)"
-            created = await self.repository.add_exception_once(
-                TrackingException(
-                    id=new_id(),
-                    org_id=visit.org_id,
-                    site_id=visit.site_id,
-                    type=ZONE_TIME_EXCEPTION,
-                    time=visit.time_start + timedelta(microseconds=zone.duration / 1000),
-                    thing_id=visit.thing_id,
-                    zone_id=zone.id,
-                    zone_duration_id=visit.id,
-                    multiple_things=[],
-                    time_duration=nanoseconds(end - visit.time_start),
-                    message=message,
-                )
-            )
+            exception = zone_time_exception(visit, zone, name, nanoseconds(end - visit.time_start))
+            created = await self.exceptions.add_once(exception)
             if not created:
                 continue
             outcome.exceptions += 1

@@ -25,8 +25,10 @@ from tagtrack.core.logging import get_logger
 from tagtrack.core.mail import Attachment, Mailer
 from tagtrack.core.tasks import running
 from tagtrack.exceptions.export import type_name
+from tagtrack.exceptions.repository import ExceptionRepository
+from tagtrack.exceptions.service import ELSEWHERE, MISSING, UNEXPECTED, inventory_exception
 from tagtrack.mail.service import Outbox
-from tagtrack.models import Site, TrackingException
+from tagtrack.models import Site
 from tagtrack.models.base import utcnow
 from tagtrack.reports.repository import DailyRepository, ReportRepository
 from tagtrack.reports.service import FILE_TYPES, ReportRunner, file_name
@@ -35,9 +37,6 @@ log = get_logger("tagtrack.reports")
 
 INVENTORY = "inventory"
 MAIL = "mail"
-MISSING = "inventoryThingsMissing"
-UNEXPECTED = "inventoryThingsUnexpected"
-ELSEWHERE = "inventoryThingsElsewhere"
 
 
 def daily_time_on(day: date, daily_time: str, timezone: str) -> datetime:
@@ -85,11 +84,6 @@ def inventory_findings(
 
 
 NO_ATTACHMENT = "No report of this site is set to be mailed."
-MESSAGES = {
-    MISSING: "Shortage of {n}",
-    UNEXPECTED: "Overage of {n}",
-    ELSEWHERE: "{n} expected in another zone",
-}
 
 
 @dataclass(frozen=True)
@@ -191,6 +185,7 @@ class DailyJobs:
     async def inventory(self, site: Site, day: date, due: datetime) -> None:
         async with self.sessionmaker() as session, session.begin():
             daily = DailyRepository(session)
+            exceptions = ExceptionRepository(session)
             run_id = await daily.claim(site, INVENTORY, day, due)
             if run_id is None:
                 return
@@ -198,19 +193,7 @@ class DailyJobs:
             if previous is not None:
                 read = await daily.read_in_zones(site, previous.time, due)
                 for kind, zone, things in inventory_findings(previous.snapshot, read):
-                    await daily.add_exception(
-                        TrackingException(
-                            org_id=site.org_id,
-                            site_id=site.id,
-                            type=kind,
-                            time=due,
-                            thing_id=None,
-                            zone_id=zone,
-                            multiple_things=things,
-                            time_duration=0,
-                            message=MESSAGES[kind].format(n=len(things)),
-                        )
-                    )
+                    await exceptions.add(inventory_exception(site, kind, due, zone, things))
             await daily.save_snapshot(site, run_id, await daily.zone_contents(site))
 
     async def mail(self, site: Site, day: date, due: datetime) -> None:

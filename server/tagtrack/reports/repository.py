@@ -429,7 +429,3 @@ class DailyRepository(Repository[DailyRun]):
             .order_by(TrackingException.type)
         )
         return [(kind, int(n)) for kind, n in await self.session.execute(stmt)]
-
-    async def add_exception(self, row: TrackingException) -> None:
-        self.session.add(row)
-        await self.session.flush()
