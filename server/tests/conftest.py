@@ -15,9 +15,9 @@ from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.ids import ALL_SITES_ID
 from tagtrack.core.migrate import upgrade
+from tagtrack.kit.wiring import Wiring
 from tagtrack.main import create_app
 from tagtrack.models import Site, User
-from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tagtrack.roles.repository import RoleRepository
 from tagtrack.roles.rules import SEEDED_ROLES
@@ -132,7 +132,7 @@ async def org_factory(
         n = next(_counter)
         subdomain = f"org{n}-{id(created) % 10000}"
         async with sessionmaker() as session, session.begin():
-            service = OrganizationService(OrganizationRepository(session), RoleRepository(session))
+            service = Wiring(session).get(OrganizationService)
             org = await service.create_organization(f"Org {n}", subdomain)
             roles = {r.name: r.id for r in await RoleRepository(session).list_for_org(org.id)}
             sites = [

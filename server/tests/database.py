@@ -18,10 +18,9 @@ from tagtrack.core.db import (
     stop_embedded_postgres,
 )
 from tagtrack.core.migrate import upgrade
+from tagtrack.kit.wiring import Wiring
 from tagtrack.models import Organization
-from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
-from tagtrack.roles.repository import RoleRepository
 
 LOCAL_ADMIN_URL = os.environ.get(
     "TAGTRACK_TEST_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/test"
@@ -74,9 +73,8 @@ async def database_with_org(
         maker = create_sessionmaker(engine)
         try:
             async with maker() as session, session.begin():
-                org = await OrganizationService(
-                    OrganizationRepository(session), RoleRepository(session)
-                ).create_organization(name, subdomain)
+                organizations = Wiring(session).get(OrganizationService)
+                org = await organizations.create_organization(name, subdomain)
             yield maker, org
         finally:
             await engine.dispose()

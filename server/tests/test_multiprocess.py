@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.ids import new_id
+from tagtrack.kit.wiring import Wiring
 from tagtrack.models import (
     DailyRun,
     Endpoint,
@@ -35,9 +36,7 @@ from tagtrack.models import (
     ZoneDuration,
     ZoneGate,
 )
-from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
-from tagtrack.roles.repository import RoleRepository
 from tests.broker import mqtt_broker
 from tests.database import fresh_database
 from tests.mailbox import smtp_server
@@ -65,9 +64,8 @@ async def seed(maker: async_sessionmaker[AsyncSession], now: datetime) -> dict[s
     timezone = midday_timezone(now)
     local = now.astimezone(ZoneInfo(timezone))
     async with maker() as session, session.begin():
-        org = await OrganizationService(
-            OrganizationRepository(session), RoleRepository(session)
-        ).create_organization("Scale Logistics", f"scale{new_id()[:8]}")
+        organizations = Wiring(session).get(OrganizationService)
+        org = await organizations.create_organization("Scale Logistics", f"scale{new_id()[:8]}")
         site = Site(
             org_id=org.id,
             name="Scale DC",

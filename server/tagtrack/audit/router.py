@@ -2,23 +2,18 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Response
 
-from tagtrack.audit.repository import AuditRepository
 from tagtrack.audit.schemas import AuditEntryRead, AuditFilter
 from tagtrack.audit.service import AuditService
 from tagtrack.auth.dependencies import allowed
 from tagtrack.auth.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
+from tagtrack.kit.wiring import provide
 
 router = APIRouter(tags=["audit"], responses=ERROR_RESPONSES)
 
 
-def _service(session: DbSession) -> AuditService:
-    return AuditService(AuditRepository(session))
-
-
-Service = Annotated[AuditService, Depends(_service)]
+Service = Annotated[AuditService, Depends(provide(AuditService))]
 # Administrators: the modify right on the organisation settings.
 Administrator = Annotated[Principal, allowed("orgsettings", "modify")]
 

@@ -3,17 +3,14 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 
 from tagtrack.auth.dependencies import SESSION_COOKIE
-from tagtrack.auth.repository import AuthRepository, FailureRecorder
 from tagtrack.auth.schemas import CurrentUser, LoginRequest
 from tagtrack.auth.service import AuthService, SignedInSession
-from tagtrack.core.config import Settings
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.core.web_security import client_address, request_is_https
+from tagtrack.kit.wiring import provide
 from tagtrack.orgs.host import HostOrganizations
 from tagtrack.orgs.repository import OrganizationRepository
-from tagtrack.roles.repository import RoleRepository
-from tagtrack.users.repository import UserRepository
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
@@ -38,18 +35,7 @@ def set_session_cookie(request: Request, response: Response, signed_in: SignedIn
     )
 
 
-def _service(request: Request, session: DbSession) -> AuthService:
-    settings: Settings = request.app.state.settings
-    return AuthService(
-        AuthRepository(session),
-        RoleRepository(session),
-        UserRepository(session),
-        FailureRecorder(request.app.state.sessionmaker),
-        settings,
-    )
-
-
-Service = Annotated[AuthService, Depends(_service)]
+Service = Annotated[AuthService, Depends(provide(AuthService))]
 
 
 @router.post(

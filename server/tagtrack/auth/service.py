@@ -3,7 +3,8 @@
 from dataclasses import dataclass
 from datetime import timedelta
 
-from tagtrack.audit.service import Actor, record, record_now
+from tagtrack.audit.repository import AuditRepository
+from tagtrack.audit.service import Actor, record_now
 from tagtrack.auth.principal import holds_super_admin, merge_grants
 from tagtrack.auth.repository import AuthRepository, FailureRecorder
 from tagtrack.auth.schemas import CurrentUser, SecurityContext
@@ -59,12 +60,14 @@ class AuthService:
         roles: RoleRepository,
         users: UserRepository,
         failures: FailureRecorder,
+        audit: AuditRepository,
         settings: Settings,
     ) -> None:
         self.repository = repository
         self.roles = roles
         self.users = users
         self.failures = failures
+        self.audit = audit
         self.settings = settings
 
     async def login(
@@ -113,7 +116,7 @@ class AuthService:
             await self.repository.delete_session(token_hash(previous_token))
         signed_in = await self.start_session(user)
         who = Actor(org_id=user.org_id, actor_id=user.id, actor=user.username, client=client)
-        await record(self.repository.session, who, "login", "user", user.id, user.username)
+        await self.audit.record(who, "login", "user", user.id, user.username)
         return signed_in
 
     async def _failed(

@@ -4,9 +4,8 @@ import base64
 import json
 from datetime import datetime, timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
-from tagtrack.audit.service import Actor, record
+from tagtrack.audit.repository import AuditRepository
+from tagtrack.audit.service import Actor
 from tagtrack.auth.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, NotFound
@@ -56,21 +55,14 @@ class PasswordResetService:
         repository: PasswordResetRepository,
         users: UserRepository,
         outbox: Outbox,
+        audit: AuditRepository,
         settings: Settings,
     ) -> None:
         self.repository = repository
         self.users = users
         self.outbox = outbox
+        self.audit = audit
         self.settings = settings
-
-    @classmethod
-    def build(cls, session: AsyncSession, settings: Settings) -> "PasswordResetService":
-        return cls(
-            PasswordResetRepository(session),
-            UserRepository(session),
-            Outbox(session, settings),
-            settings,
-        )
 
     def _link(self, token: str) -> str:
         base = self.settings.public_url or f"http://{self.settings.host}:{self.settings.port}"
@@ -110,9 +102,7 @@ class PasswordResetService:
         if user is None:
             raise NotFound("User not found")
         await self._issue(user, f"{principal.name} sent you a link to set your password.")
-        await record(
-            self.repository.session, principal, "user.reset.sent", "user", user.id, user.username
-        )
+        await self.audit.record(principal, "user.reset.sent", "user", user.id, user.username)
 
     async def invite(self, user: User, inviter: str) -> None:
         """Mail a new user the link to choose a first password."""
@@ -133,4 +123,4 @@ class PasswordResetService:
         # The token is used up, and every session of the user ends.
         await self.repository.forget_user(user)
         who = Actor(org_id=user.org_id, actor_id=user.id, actor=user.username)
-        await record(self.repository.session, who, "password.reset", "user", user.id, user.username)
+        await self.audit.record(who, "password.reset", "user", user.id, user.username)

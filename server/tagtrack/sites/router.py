@@ -1,27 +1,19 @@
 from typing import Annotated
 
-from fastapi import APIRouter, BackgroundTasks, Depends, Request, Response
+from fastapi import APIRouter, Depends, Response
 
 from tagtrack.auth.dependencies import SignedIn, allowed
 from tagtrack.auth.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
-from tagtrack.sites.repository import SiteRepository
+from tagtrack.kit.wiring import provide
 from tagtrack.sites.schemas import SiteRead, SiteWrite
 from tagtrack.sites.service import SiteService
 
 router = APIRouter(prefix="/sites", tags=["sites"], responses=ERROR_RESPONSES)
 
 
-def _service(session: DbSession, request: Request, background: BackgroundTasks) -> SiteService:
-    storage = request.app.state.storage
-    return SiteService(
-        SiteRepository(session), lambda key: background.add_task(storage.delete, key)
-    )
-
-
-Service = Annotated[SiteService, Depends(_service)]
+Service = Annotated[SiteService, Depends(provide(SiteService))]
 
 
 @router.get("", response_model=list[SiteRead])

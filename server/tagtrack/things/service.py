@@ -3,7 +3,7 @@
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound
 from tagtrack.kit.lists import ListParams
@@ -105,11 +105,16 @@ def require_right(principal: Principal, thing_class: str, operation: Operation) 
 
 class ThingService:
     def __init__(
-        self, repository: ThingRepository, sites: SiteService, settings: SettingsRepository
+        self,
+        repository: ThingRepository,
+        sites: SiteService,
+        settings: SettingsRepository,
+        audit: AuditRepository,
     ) -> None:
         self.repository = repository
         self.sites = sites
         self.settings = settings
+        self.audit = audit
 
     async def _reads(self, things: Sequence[Thing]) -> list[ThingRead]:
         names = await self.repository.names(things)
@@ -231,8 +236,7 @@ class ThingService:
                     break
             content = await sheet.finish()
         name = {"item": "items", "worker": "workers"}.get(filters.thing_class, "things")
-        await record(
-            self.repository.session,
+        await self.audit.record(
             principal,
             "things.exported",
             "things",

@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.auth.principal import Principal
 from tagtrack.auth.repository import AuthRepository
 from tagtrack.auth.schemas import CurrentUser, SecurityContext
@@ -27,11 +27,16 @@ from tagtrack.users.schemas import (
 
 class UserService:
     def __init__(
-        self, repository: UserRepository, auth: AuthRepository, invites: PasswordResetService
+        self,
+        repository: UserRepository,
+        auth: AuthRepository,
+        invites: PasswordResetService,
+        audit: AuditRepository,
     ) -> None:
         self.repository = repository
         self.auth = auth
         self.invites = invites
+        self.audit = audit
 
     async def _super_admin_role_ids(self, org_id: str, role_ids: list[str]) -> set[str]:
         roles = await self.repository.roles_by_id(org_id, role_ids)
@@ -177,8 +182,7 @@ class UserService:
         self, principal: Principal, action: str, user: User, detail: dict[str, object] | None = None
     ) -> None:
         base = {"roles": list(user.role_ids), "sites": list(user.site_ids)}
-        await record(
-            self.repository.session,
+        await self.audit.record(
             principal,
             action,
             "user",

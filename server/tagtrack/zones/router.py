@@ -4,27 +4,17 @@ from fastapi import APIRouter, Depends, Response
 
 from tagtrack.auth.dependencies import SignedIn, allowed
 from tagtrack.auth.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.kit.lists import Listing, set_total
+from tagtrack.kit.wiring import provide
 from tagtrack.lookups.tracking import SiteQuery
-from tagtrack.sites.repository import SiteRepository
-from tagtrack.sites.service import SiteService
-from tagtrack.zones.repository import ZoneRepository
 from tagtrack.zones.schemas import ZoneRead, ZoneWrite
 from tagtrack.zones.service import ZoneService
 
 router = APIRouter(prefix="/zones", tags=["zones"], responses=ERROR_RESPONSES)
 
 
-def _service(session: DbSession) -> ZoneService:
-    return ZoneService(
-        ZoneRepository(session), EndpointRepository(session), SiteService(SiteRepository(session))
-    )
-
-
-Service = Annotated[ZoneService, Depends(_service)]
+Service = Annotated[ZoneService, Depends(provide(ZoneService))]
 
 
 @router.get("", response_model=list[ZoneRead])
