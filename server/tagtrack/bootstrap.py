@@ -9,6 +9,7 @@ from tagtrack.access.roles import RoleRepository
 from tagtrack.access.rules import SUPER_ADMIN
 from tagtrack.core.config import Settings
 from tagtrack.core.security import hash_password, password_problem, random_password
+from tagtrack.kit.wiring import Wiring
 from tagtrack.models import User
 from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
@@ -25,10 +26,6 @@ class FirstStart:
     username: str
     password: str
     generated: bool
-
-
-def org_service(session: AsyncSession) -> OrganizationService:
-    return OrganizationService(OrganizationRepository(session), RoleRepository(session))
 
 
 async def create_super_admin(
@@ -61,7 +58,9 @@ async def ensure_first_start(
         await session.execute(select(func.pg_advisory_xact_lock(FIRST_START_LOCK)))
         if await OrganizationRepository(session).any_exist():
             return None
-        org = await org_service(session).create_organization(org_name, subdomain)
+        org = (
+            await Wiring(session).get(OrganizationService).create_organization(org_name, subdomain)
+        )
         username = settings.admin_email or DEFAULT_ADMIN_EMAIL
         password = settings.admin_password or random_password()
         await create_super_admin(session, org.id, "Administrator", username, password)

@@ -16,10 +16,10 @@ from tagtrack.access.rules import SEEDED_ROLES
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.migrate import upgrade
+from tagtrack.kit.wiring import Wiring
 from tagtrack.main import create_app
 from tagtrack.models import Site, User
 from tagtrack.models.ids import ALL_SITES_ID
-from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tests import tenant_sql
 from tests.database import fresh_database
@@ -132,7 +132,7 @@ async def org_factory(
         n = next(_counter)
         subdomain = f"org{n}-{id(created) % 10000}"
         async with sessionmaker() as session, session.begin():
-            service = OrganizationService(OrganizationRepository(session), RoleRepository(session))
+            service = Wiring(session).get(OrganizationService)
             org = await service.create_organization(f"Org {n}", subdomain)
             roles = {r.name: r.id for r in await RoleRepository(session).list_for_org(org.id)}
             sites = [

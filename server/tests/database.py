@@ -10,7 +10,6 @@ from pathlib import Path
 import psycopg
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.access.roles import RoleRepository
 from tagtrack.core.db import (
     async_url,
     create_engine,
@@ -19,8 +18,8 @@ from tagtrack.core.db import (
     stop_embedded_postgres,
 )
 from tagtrack.core.migrate import upgrade
+from tagtrack.kit.wiring import Wiring
 from tagtrack.models import Organization
-from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 
 LOCAL_ADMIN_URL = os.environ.get(
@@ -74,9 +73,8 @@ async def database_with_org(
         maker = create_sessionmaker(engine)
         try:
             async with maker() as session, session.begin():
-                org = await OrganizationService(
-                    OrganizationRepository(session), RoleRepository(session)
-                ).create_organization(name, subdomain)
+                organizations = Wiring(session).get(OrganizationService)
+                org = await organizations.create_organization(name, subdomain)
             yield maker, org
         finally:
             await engine.dispose()

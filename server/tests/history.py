@@ -5,11 +5,10 @@ from datetime import datetime
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.access.roles import RoleRepository
 from tagtrack.core.config import Settings
+from tagtrack.kit.wiring import Wiring
 from tagtrack.models import Organization, PendingRead, Site
 from tagtrack.models.ids import new_id
-from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tests.tracking import T0, Floor
 
@@ -19,9 +18,8 @@ Maker = async_sessionmaker[AsyncSession]
 async def new_floor(maker: Maker, settings: Settings, name: str) -> Floor:
     """An organisation with one site, as a floor to build on (no API client)."""
     async with maker() as session, session.begin():
-        org = await OrganizationService(
-            OrganizationRepository(session), RoleRepository(session)
-        ).create_organization(name, f"{name.lower()}-{new_id()[-6:]}")
+        organizations = Wiring(session).get(OrganizationService)
+        org = await organizations.create_organization(name, f"{name.lower()}-{new_id()[-6:]}")
         site = Site(org_id=org.id, name="Yard", start_date=T0, timezone="UTC")
         session.add(site)
         await session.flush()

@@ -17,8 +17,8 @@ import orjson
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.access.roles import RoleRepository
 from tagtrack.core.db import create_engine, create_sessionmaker
+from tagtrack.kit.wiring import Wiring
 from tagtrack.models import (
     DailyRun,
     Endpoint,
@@ -36,7 +36,6 @@ from tagtrack.models import (
     ZoneGate,
 )
 from tagtrack.models.ids import new_id
-from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tests.broker import mqtt_broker
 from tests.database import fresh_database
@@ -65,9 +64,8 @@ async def seed(maker: async_sessionmaker[AsyncSession], now: datetime) -> dict[s
     timezone = midday_timezone(now)
     local = now.astimezone(ZoneInfo(timezone))
     async with maker() as session, session.begin():
-        org = await OrganizationService(
-            OrganizationRepository(session), RoleRepository(session)
-        ).create_organization("Scale Logistics", f"scale{new_id()[:8]}")
+        organizations = Wiring(session).get(OrganizationService)
+        org = await organizations.create_organization("Scale Logistics", f"scale{new_id()[:8]}")
         site = Site(
             org_id=org.id,
             name="Scale DC",

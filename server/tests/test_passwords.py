@@ -12,15 +12,14 @@ import httpx
 import pytest
 from sqlalchemy import text
 
-from tagtrack.access.roles import RoleRepository
 from tagtrack.core.config import Settings
 from tagtrack.core.migrate import upgrade
+from tagtrack.kit.wiring import Wiring
 from tagtrack.mail.sender import OutboxSender
 from tagtrack.main import create_app
 from tagtrack.models import User
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import ALL_SITES_ID
-from tagtrack.orgs.repository import OrganizationRepository
 from tagtrack.orgs.service import OrganizationService
 from tagtrack.passwords.service import reset_token
 from tests.conftest import FAST_HASH, PASSWORD, Org, make_client
@@ -166,9 +165,8 @@ async def test_without_smtp_the_mail_is_written_to_the_data_dir(
         async with application.router.lifespan_context(application):
             maker = application.state.sessionmaker
             async with maker() as session, session.begin():
-                org = await OrganizationService(
-                    OrganizationRepository(session), RoleRepository(session)
-                ).create_organization("Quiet Depot", "quietdepot")
+                organizations = Wiring(session).get(OrganizationService)
+                org = await organizations.create_organization("Quiet Depot", "quietdepot")
                 session.add(
                     User(
                         org_id=org.id,

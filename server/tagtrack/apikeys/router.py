@@ -4,22 +4,16 @@ from fastapi import APIRouter, Depends, Response
 
 from tagtrack.access.dependencies import allowed
 from tagtrack.access.principal import Principal
-from tagtrack.apikeys.repository import ApiKeyRepository
 from tagtrack.apikeys.schemas import ApiKeyCreate, ApiKeyRead
 from tagtrack.apikeys.service import ApiKeyService
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
-from tagtrack.users.repository import UserRepository
+from tagtrack.kit.wiring import provide
 
 router = APIRouter(prefix="/apikeys", tags=["apikeys"], responses=ERROR_RESPONSES)
 
 
-def _service(session: DbSession) -> ApiKeyService:
-    return ApiKeyService(session, ApiKeyRepository(session), UserRepository(session))
-
-
-Service = Annotated[ApiKeyService, Depends(_service)]
+Service = Annotated[ApiKeyService, Depends(provide(ApiKeyService))]
 CanCreate = Annotated[Principal, allowed("apikeys", "create")]
 # The console's rule: deleting a key needs the modify right on apikeys.
 CanModify = Annotated[Principal, allowed("apikeys", "modify")]

@@ -2,8 +2,6 @@
 
 import secrets
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from tagtrack.access.principal import Principal
 from tagtrack.access.rules import SUPER_ADMIN
 from tagtrack.apikeys.repository import ApiKeyRepository
@@ -13,7 +11,7 @@ from tagtrack.apikeys.schemas import (
     ApiKeyRead,
     ApiKeySecurityContext,
 )
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound, ValidationFailed
 from tagtrack.core.security import token_hash
 from tagtrack.kit.lists import ListParams
@@ -44,11 +42,11 @@ def api_key_read(key: ApiKey, token: str | None = None) -> ApiKeyRead:
 
 class ApiKeyService:
     def __init__(
-        self, session: AsyncSession, repository: ApiKeyRepository, users: UserRepository
+        self, repository: ApiKeyRepository, users: UserRepository, audit: AuditRepository
     ) -> None:
-        self.session = session
         self.repository = repository
         self.users = users
+        self.audit = audit
 
     async def list_page(
         self, principal: Principal, params: ListParams
@@ -103,8 +101,7 @@ class ApiKeyService:
                 created_by=principal.actor,
             )
         )
-        await record(
-            self.session,
+        await self.audit.record(
             principal,
             "apikey.created",
             "apikey",
@@ -117,4 +114,4 @@ class ApiKeyService:
     async def delete(self, principal: Principal, key_id: str) -> None:
         key = await self._get(principal, key_id)
         await self.repository.delete(key)
-        await record(self.session, principal, "apikey.deleted", "apikey", key.id, key.name)
+        await self.audit.record(principal, "apikey.deleted", "apikey", key.id, key.name)

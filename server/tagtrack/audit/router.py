@@ -4,21 +4,16 @@ from fastapi import APIRouter, Depends, Response
 
 from tagtrack.access.dependencies import allowed
 from tagtrack.access.principal import Principal
-from tagtrack.audit.repository import AuditRepository
 from tagtrack.audit.schemas import AuditEntryRead, AuditFilter
 from tagtrack.audit.service import AuditService
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
+from tagtrack.kit.wiring import provide
 
 router = APIRouter(tags=["audit"], responses=ERROR_RESPONSES)
 
 
-def _service(session: DbSession) -> AuditService:
-    return AuditService(AuditRepository(session))
-
-
-Service = Annotated[AuditService, Depends(_service)]
+Service = Annotated[AuditService, Depends(provide(AuditService))]
 # Administrators: the modify right on the organisation settings.
 Administrator = Annotated[Principal, allowed("orgsettings", "modify")]
 

@@ -3,27 +3,23 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Request, Response
 
 from tagtrack.access.dependencies import SESSION_COOKIE
-from tagtrack.access.repository import AuthRepository, FailureRecorder
-from tagtrack.access.roles import RoleRepository
 from tagtrack.auth.schemas import LoginRequest
 from tagtrack.auth.service import AuthService, SignedInSession
-from tagtrack.core.config import Settings
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.core.web_security import client_address, request_is_https
+from tagtrack.kit.wiring import provide
 from tagtrack.orgs.host import HostOrganizations
-from tagtrack.orgs.repository import OrganizationRepository
-from tagtrack.users.repository import UserRepository
 from tagtrack.users.schemas import CurrentUser
 
 router = APIRouter(prefix="/auth", tags=["auth"])
 
 
-async def host_org_id(request: Request, session: DbSession) -> str | None:
+Hosts = Annotated[HostOrganizations, Depends(provide(HostOrganizations))]
+
+
+async def host_org_id(request: Request, hosts: HostOrganizations) -> str | None:
     """The organisation the request's subdomain names, if any."""
-    org = await HostOrganizations(OrganizationRepository(session)).by_subdomain(
-        request.headers.get("host", "")
-    )
+    org = await hosts.by_subdomain(request.headers.get("host", ""))
     return org.id if org else None
 
 
@@ -39,18 +35,7 @@ def set_session_cookie(request: Request, response: Response, signed_in: SignedIn
     )
 
 
-def _service(request: Request, session: DbSession) -> AuthService:
-    settings: Settings = request.app.state.settings
-    return AuthService(
-        AuthRepository(session),
-        RoleRepository(session),
-        UserRepository(session),
-        FailureRecorder(request.app.state.sessionmaker),
-        settings,
-    )
-
-
-Service = Annotated[AuthService, Depends(_service)]
+Service = Annotated[AuthService, Depends(provide(AuthService))]
 
 
 @router.post(
@@ -63,7 +48,7 @@ async def login(
     request: Request,
     response: Response,
     service: Service,
-    session: DbSession,
+    hosts: Hosts,
 ) -> CurrentUser:
     """Sign in; sets a new HttpOnly session cookie. Failures: 'rate limited', 'account locked'.
 
@@ -75,7 +60,7 @@ async def login(
         body.password,
         client,
         request.cookies.get(SESSION_COOKIE),
-        host_org_id=await host_org_id(request, session),
+        host_org_id=await host_org_id(request, hosts),
     )
     set_session_cookie(request, response, signed_in)
     return signed_in.user

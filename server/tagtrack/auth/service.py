@@ -6,7 +6,8 @@ from datetime import timedelta
 from tagtrack.access.principal import holds_super_admin, merge_grants
 from tagtrack.access.repository import AuthRepository, FailureRecorder
 from tagtrack.access.roles import RoleRepository
-from tagtrack.audit.service import Actor, record, record_now
+from tagtrack.audit.repository import AuditRepository
+from tagtrack.audit.service import Actor, record_now
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, Unauthorized
 from tagtrack.core.security import new_token, token_hash, verify_password_off_loop
@@ -48,12 +49,14 @@ class AuthService:
         roles: RoleRepository,
         users: UserRepository,
         failures: FailureRecorder,
+        audit: AuditRepository,
         settings: Settings,
     ) -> None:
         self.repository = repository
         self.roles = roles
         self.users = users
         self.failures = failures
+        self.audit = audit
         self.settings = settings
 
     async def login(
@@ -102,7 +105,7 @@ class AuthService:
             await self.repository.delete_session(token_hash(previous_token))
         signed_in = await self.start_session(user)
         who = Actor(org_id=user.org_id, actor_id=user.id, actor=user.username, client=client)
-        await record(self.repository.session, who, "login", "user", user.id, user.username)
+        await self.audit.record(who, "login", "user", user.id, user.username)
         return signed_in
 
     async def _failed(

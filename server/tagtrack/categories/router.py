@@ -4,22 +4,17 @@ from fastapi import APIRouter, Depends, Query, Response
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
-from tagtrack.categories.repository import CategoryRepository
 from tagtrack.categories.schemas import CategoryRead, CategoryUsage, CategoryWrite
 from tagtrack.categories.service import CategoryService
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
+from tagtrack.kit.wiring import provide
 
 router = APIRouter(prefix="/image-categories", tags=["image-categories"], responses=ERROR_RESPONSES)
 pickers = APIRouter(tags=["image-categories"], responses=ERROR_RESPONSES)
 
 
-def _service(session: DbSession) -> CategoryService:
-    return CategoryService(CategoryRepository(session))
-
-
-Service = Annotated[CategoryService, Depends(_service)]
+Service = Annotated[CategoryService, Depends(provide(CategoryService))]
 
 
 @router.get("", response_model=list[CategoryRead])

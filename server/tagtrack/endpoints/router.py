@@ -1,34 +1,20 @@
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Depends, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Query, Response
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.endpoints.schemas import EndpointRead, EndpointStatusRead, EndpointWrite, EventSource
 from tagtrack.endpoints.service import EndpointService
 from tagtrack.kit.lists import MAX_LIMIT, Listing, set_total
-from tagtrack.maps.repository import MapRepository
-from tagtrack.sites.repository import SiteRepository
+from tagtrack.kit.wiring import provide
 from tagtrack.sites.scope import SiteQuery
-from tagtrack.sites.service import SiteService
 
 router = APIRouter(tags=["endpoints"], responses=ERROR_RESPONSES)
 
 
-def _service(request: Request, session: DbSession) -> EndpointService:
-    public_url = request.app.state.settings.public_url or str(request.base_url).rstrip("/")
-    return EndpointService(
-        EndpointRepository(session),
-        SiteService(SiteRepository(session)),
-        MapRepository(session),
-        public_url,
-    )
-
-
-Service = Annotated[EndpointService, Depends(_service)]
+Service = Annotated[EndpointService, Depends(provide(EndpointService))]
 Modifier = Annotated[Principal, allowed("endpoints", "modify")]
 ConfigBody = Annotated[dict[str, Any], Body(description="Any JSON object up to 64 KiB")]
 

@@ -17,6 +17,7 @@ from tagtrack.endpoints.schemas import (
     EventSource,
 )
 from tagtrack.kit.lists import ListParams
+from tagtrack.kit.wiring import PublicUrl
 from tagtrack.maps.repository import MapRepository
 from tagtrack.maps.service import check_map_refs
 from tagtrack.models import Endpoint, EndpointStatus
@@ -48,7 +49,7 @@ class EndpointService:
         repository: EndpointRepository,
         sites: SiteService,
         maps: MapRepository,
-        public_url: str,
+        public_url: PublicUrl,
     ) -> None:
         self.repository = repository
         self.sites = sites

@@ -11,9 +11,9 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.images.processing import process_photo
-from tagtrack.images.repository import ImageRepository
 from tagtrack.images.service import ImageService
 from tagtrack.images.storage import Storage
+from tagtrack.kit.wiring import Wiring
 from tagtrack.models import Image, ImageCategory, Organization, User
 from tagtrack.models.base import utcnow
 
@@ -113,9 +113,7 @@ async def seed_demo_images(sessionmaker: async_sessionmaker[AsyncSession], stora
             .scalars()
             .all()
         )
-        service = ImageService(
-            ImageRepository(session), categories, storage, sessionmaker, BackgroundTasks()
-        )
+        service = Wiring(session, storage, sessionmaker, BackgroundTasks()).get(ImageService)
         now = utcnow()
         for n, (caption, tags, label, place, days, device, colours) in enumerate(PHOTOS):
             taken = (now - timedelta(days=days, hours=n)).strftime("%Y:%m:%d %H:%M:%S")

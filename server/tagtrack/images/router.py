@@ -14,12 +14,10 @@ from typing import Annotated, Any
 
 from fastapi import (
     APIRouter,
-    BackgroundTasks,
     Depends,
     File,
     Form,
     Query,
-    Request,
     Response,
     UploadFile,
 )
@@ -27,11 +25,8 @@ from fastapi.responses import StreamingResponse
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
-from tagtrack.categories.repository import CategoryRepository
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES, ErrorBody
 from tagtrack.images.processing import MAX_UPLOAD_BYTES
-from tagtrack.images.repository import ImageRepository
 from tagtrack.images.schemas import (
     BulkEdit,
     Count,
@@ -44,6 +39,7 @@ from tagtrack.images.schemas import (
 from tagtrack.images.service import ImageService, Served
 from tagtrack.kit.lists import MAX_LIMIT, MAX_PAGE, ListParams, set_total
 from tagtrack.kit.schemas import UtcDateTime
+from tagtrack.kit.wiring import provide
 
 # Suggestions while typing: a short list.
 MAX_TAGS = 100
@@ -67,17 +63,7 @@ _FILE_HEADERS = {
 }
 
 
-def _service(session: DbSession, request: Request, background: BackgroundTasks) -> ImageService:
-    return ImageService(
-        ImageRepository(session),
-        CategoryRepository(session),
-        request.app.state.storage,
-        request.app.state.sessionmaker,
-        background,
-    )
-
-
-Service = Annotated[ImageService, Depends(_service)]
+Service = Annotated[ImageService, Depends(provide(ImageService))]
 
 
 def _search(

@@ -5,7 +5,7 @@ from fastapi import BackgroundTasks, UploadFile
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.access.principal import Principal
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.core.logging import get_logger
@@ -102,12 +102,14 @@ class ImageService:
         storage: Storage,
         sessionmaker: async_sessionmaker[AsyncSession],
         background: BackgroundTasks,
+        audit: AuditRepository,
     ) -> None:
         self.repository = repository
         self.categories = categories
         self.storage = storage
         self.sessionmaker = sessionmaker
         self.background = background
+        self.audit = audit
 
     async def _reads(self, principal: Principal, images: Sequence[Image]) -> list[ImageRead]:
         names = await self.categories.names(
@@ -360,9 +362,7 @@ class ImageService:
 
     async def _record_export(self, principal: Principal, kind: str, ids: list[str] | None) -> None:
         detail = {"selected": len(ids)} if ids is not None else {"search": True}
-        await record(
-            self.repository.session, principal, "images.exported", "images", "", kind, detail
-        )
+        await self.audit.record(principal, "images.exported", "images", "", kind, detail)
 
     async def _csv_rows(
         self, org_id: str, ids: list[str] | None, query: ImageSearch

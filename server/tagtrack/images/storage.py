@@ -9,7 +9,7 @@ import os
 import re
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 import anyio
 import obstore
@@ -35,6 +35,8 @@ def image_key(org_id: str, image_id: str, variant: Variant) -> str:
     return key
 
 
+# Checkable, so a service asking for a Storage is given the application's.
+@runtime_checkable
 class Storage(Protocol):
     async def put(self, key: str, data: bytes) -> None:
         """Store the bytes under the key, replacing what was there."""

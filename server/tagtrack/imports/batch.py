@@ -19,6 +19,7 @@ from tagtrack.imports.rules import (
 )
 from tagtrack.imports.service import ImportService
 from tagtrack.imports.workbook import WorkbookRefused, open_path
+from tagtrack.kit.wiring import Wiring
 from tagtrack.models import Site, Zone
 from tagtrack.models.ids import ALL_SITES_ID
 from tagtrack.settings.schemas import HeaderAssetField, SiteSettingsBody
@@ -118,7 +119,7 @@ async def import_workbook(
     """Import every row of the workbook's first sheet as an item of the site."""
     async with maker() as session:
         target_site, target_zone = await _target(session, site, zone)
-        saved = await ImportService(session, settings).site_settings(target_site)
+        saved = await Wiring(session, settings).get(ImportService).site_settings(target_site)
     try:
         sheet = open_path(path)
     except WorkbookRefused as exc:
@@ -138,14 +139,18 @@ async def import_workbook(
     async def flush() -> None:
         rows = [dict(zip(sheet.headers, cells, strict=False)) for cells in batch]
         async with maker() as session, session.begin():
-            results = await ImportService(session, settings).import_batch(
-                principal,
-                target_site.id,
-                target_zone,
-                saved,
-                mapping,
-                rows,
-                update_duplicate=True,
+            results = (
+                await Wiring(session, settings)
+                .get(ImportService)
+                .import_batch(
+                    principal,
+                    target_site.id,
+                    target_zone,
+                    saved,
+                    mapping,
+                    rows,
+                    update_duplicate=True,
+                )
             )
         for result in results:
             outcome.total += 1

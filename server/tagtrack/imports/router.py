@@ -1,10 +1,9 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, File, Query, Request, UploadFile
+from fastapi import APIRouter, Depends, File, Query, UploadFile
 
 from tagtrack.access.dependencies import allowed
 from tagtrack.access.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES, ErrorBody
 from tagtrack.imports.rules import BATCH_TEXT, RULES_TEXT
 from tagtrack.imports.schemas import (
@@ -17,6 +16,7 @@ from tagtrack.imports.schemas import (
 from tagtrack.imports.service import ImportService
 from tagtrack.imports.workbook import LIMITS_TEXT, MAX_FILE_BYTES
 from tagtrack.kit.schemas import Id
+from tagtrack.kit.wiring import provide
 from tagtrack.settings.schemas import ImportMapping
 
 router = APIRouter(
@@ -30,11 +30,7 @@ router = APIRouter(
 )
 
 
-def _service(request: Request, session: DbSession) -> ImportService:
-    return ImportService(session, request.app.state.settings)
-
-
-Service = Annotated[ImportService, Depends(_service)]
+Service = Annotated[ImportService, Depends(provide(ImportService))]
 Importer = Annotated[Principal, allowed("import", "modify")]
 
 

@@ -7,12 +7,10 @@ from typing import Any
 import anyio
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.access.principal import Principal
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.categories.repository import CategoryRepository
-from tagtrack.core.config import Settings
 from tagtrack.core.errors import (
     AppError,
     BadRequest,
@@ -21,7 +19,6 @@ from tagtrack.core.errors import (
     UnsupportedMediaType,
     describe_errors,
 )
-from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import ManualEvent
 from tagtrack.events.service import EventService
 from tagtrack.imports.repository import ImportRepository
@@ -53,10 +50,8 @@ from tagtrack.processing.repository import ThingRow
 from tagtrack.processing.service import FreshThings
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.settings.schemas import HeaderAssetField, ImportMapping, SiteSettingsBody
-from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.scope import site_for_write
 from tagtrack.sites.service import SiteService
-from tagtrack.things.repository import ThingRepository
 from tagtrack.things.schemas import CommonCreate, CommonUpdate, ThingCreate, ThingRead, ThingUpdate
 from tagtrack.things.service import ThingService, require_right, stored_common
 from tagtrack.things.tags import normalize_tag, normalize_tags
@@ -126,14 +121,23 @@ class _Planned:
 
 
 class ImportService:
-    def __init__(self, session: AsyncSession, settings: Settings) -> None:
-        self.session = session
-        self.repository = ImportRepository(session)
-        self.settings = SettingsRepository(session)
-        self.sites = SiteService(SiteRepository(session))
-        self.things = ThingService(ThingRepository(session), self.sites, self.settings)
-        self.categories = CategoryRepository(session)
-        self.events = EventService(EventRepository(session), settings)
+    def __init__(
+        self,
+        repository: ImportRepository,
+        settings: SettingsRepository,
+        sites: SiteService,
+        things: ThingService,
+        categories: CategoryRepository,
+        events: EventService,
+        audit: AuditRepository,
+    ) -> None:
+        self.repository = repository
+        self.settings = settings
+        self.sites = sites
+        self.things = things
+        self.categories = categories
+        self.events = events
+        self.audit = audit
         # Next generated tag number by prefix, valid while this transaction holds the lock.
         self._next_number: dict[str, int] = {}
 
@@ -173,8 +177,7 @@ class ImportService:
         stored["importSettings"] = import_settings
         SiteSettingsBody.model_validate(stored)
         await self.settings.save_site_settings(principal.org_id, site.id, stored)
-        await record(
-            self.session,
+        await self.audit.record(
             principal,
             "import.mapping.saved",
             "site",
@@ -258,7 +261,7 @@ class ImportService:
         await self._batch_categories(principal, sorted([*fast, *slow], key=lambda p: p.index))
         if fast:
             try:
-                async with self.session.begin_nested():
+                async with self.repository.savepoint():
                     await self._write(principal, site_id, zone, fast)
             except DBAPIError:
                 # A value PostgreSQL refuses: find its row through the single-row path.
@@ -381,7 +384,7 @@ class ImportService:
     ) -> BatchRowResult:
         """A row through the single-row path, undone alone when it fails."""
         try:
-            async with self.session.begin_nested():
+            async with self.repository.savepoint():
                 done = await self.import_fields(
                     principal, site_id, zone, settings, plan.row,
                     update_duplicate=update_duplicate,

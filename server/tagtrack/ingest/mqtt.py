@@ -29,6 +29,7 @@ from tagtrack.core.logging import get_logger
 from tagtrack.core.metrics import MQTT_CONNECTED, MQTT_MESSAGES
 from tagtrack.core.tasks import running
 from tagtrack.ingest.service import RETRY_AFTER_SECONDS, Admission, IngestService
+from tagtrack.kit.wiring import Wiring
 
 log = get_logger("tagtrack.mqtt")
 
@@ -82,7 +83,8 @@ class MqttSubscriber:
         while True:
             try:
                 async with self.sessionmaker() as session, session.begin():
-                    service = IngestService(session, self.settings, self.admission)
+                    wiring = Wiring(session, self.settings, self.admission)
+                    service = wiring.get(IngestService)
                     endpoint = await service.endpoint_for_topic(endpoint_id)
                     if kind == "reads":
                         await service.accept_reads(endpoint, payload, "mqtt")

@@ -7,11 +7,11 @@ from fastapi import APIRouter, Depends, Request
 
 from tagtrack.access.dependencies import allowed
 from tagtrack.access.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.ingest.openapi import READS_BODY
 from tagtrack.ingest.schemas import Accepted, ReaderConfig
 from tagtrack.ingest.service import Admission, IngestService
+from tagtrack.kit.wiring import provide
 from tagtrack.models import Endpoint
 
 router = APIRouter(prefix="/ingest", tags=["ingest"])
@@ -30,12 +30,7 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def ingest_service(request: Request, session: DbSession) -> IngestService:
-    state = request.app.state
-    return IngestService(session, state.settings, state.admission)
-
-
-Ingest = Annotated[IngestService, Depends(ingest_service)]
+Ingest = Annotated[IngestService, Depends(provide(IngestService))]
 
 
 def admitted(channel: str) -> Any:

@@ -7,7 +7,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import orjson
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.access.principal import Principal
 from tagtrack.core.config import Settings
@@ -74,9 +73,15 @@ class Admission:
 
 
 class IngestService:
-    def __init__(self, session: AsyncSession, settings: Settings, admission: Admission) -> None:
-        self.repository = IngestRepository(session)
-        self.endpoints = EndpointRepository(session)
+    def __init__(
+        self,
+        repository: IngestRepository,
+        endpoints: EndpointRepository,
+        settings: Settings,
+        admission: Admission,
+    ) -> None:
+        self.repository = repository
+        self.endpoints = endpoints
         self.settings = settings
         self.admission = admission
 

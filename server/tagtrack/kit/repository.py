@@ -7,7 +7,7 @@ from typing import Any, Generic, TypeVar
 import asyncpg
 from sqlalchemy import Select, select, text
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, AsyncSessionTransaction
 
 from tagtrack.models.base import Base
 from tagtrack.models.site import Site
@@ -35,6 +35,14 @@ class Repository(Generic[M]):
         self.session.add(row)
         await self.session.flush()
         return row
+
+    async def flush(self) -> None:
+        """Write the transaction's pending changes now."""
+        await self.session.flush()
+
+    def savepoint(self) -> AsyncSessionTransaction:
+        """A nested transaction: what fails inside it is undone alone."""
+        return self.session.begin_nested()
 
     async def delete(self, row: M) -> None:
         await self.session.delete(row)

@@ -1,10 +1,11 @@
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import StreamingResponse
 
 from tagtrack.access.dependencies import SignedInWatching
 from tagtrack.core.errors import ERROR_RESPONSES
+from tagtrack.kit.wiring import provide
 from tagtrack.live.service import MAX_LIFETIME_SECONDS, LiveService
 from tagtrack.sites.scope import SiteQuery
 
@@ -23,12 +24,7 @@ _STREAM: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _service(request: Request) -> LiveService:
-    state = request.app.state
-    return LiveService(state.live, state.sessionmaker, state.settings)
-
-
-Service = Annotated[LiveService, Depends(_service)]
+Service = Annotated[LiveService, Depends(provide(LiveService))]
 Lifetime = Annotated[
     int,
     Query(

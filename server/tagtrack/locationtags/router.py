@@ -4,31 +4,17 @@ from fastapi import APIRouter, Depends, Response
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
-from tagtrack.locationtags.repository import LocationTagRepository
+from tagtrack.kit.wiring import provide
 from tagtrack.locationtags.schemas import LocationTagRead, LocationTagWrite
 from tagtrack.locationtags.service import LocationTagService
-from tagtrack.maps.repository import MapRepository
-from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.scope import SiteQuery
-from tagtrack.sites.service import SiteService
-from tagtrack.zones.repository import ZoneRepository
 
 router = APIRouter(prefix="/locationtags", tags=["locationtags"], responses=ERROR_RESPONSES)
 
 
-def _service(session: DbSession) -> LocationTagService:
-    return LocationTagService(
-        LocationTagRepository(session),
-        ZoneRepository(session),
-        SiteService(SiteRepository(session)),
-        MapRepository(session),
-    )
-
-
-Service = Annotated[LocationTagService, Depends(_service)]
+Service = Annotated[LocationTagService, Depends(provide(LocationTagService))]
 
 
 @router.get("", response_model=list[LocationTagRead])

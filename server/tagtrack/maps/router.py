@@ -6,12 +6,10 @@ from typing import Annotated, Any
 
 from fastapi import (
     APIRouter,
-    BackgroundTasks,
     Depends,
     File,
     Form,
     Query,
-    Request,
     Response,
     UploadFile,
 )
@@ -20,16 +18,13 @@ from pydantic import Json
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES, ErrorBody
 from tagtrack.images.processing import MAX_UPLOAD_BYTES
 from tagtrack.kit.lists import MAX_LIMIT, Listing, set_total
-from tagtrack.maps.repository import MapRepository
+from tagtrack.kit.wiring import provide
 from tagtrack.maps.schemas import MapRead, MapThing, MapWrite
 from tagtrack.maps.service import MapService
-from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.scope import SiteQuery
-from tagtrack.sites.service import SiteService
 
 router = APIRouter(prefix="/maps", tags=["maps"], responses=ERROR_RESPONSES)
 
@@ -43,16 +38,7 @@ _IMAGE_FILE: dict[int | str, dict[str, Any]] = {
 }
 
 
-def _service(session: DbSession, request: Request, background: BackgroundTasks) -> MapService:
-    return MapService(
-        MapRepository(session),
-        SiteService(SiteRepository(session)),
-        request.app.state.storage,
-        background,
-    )
-
-
-Service = Annotated[MapService, Depends(_service)]
+Service = Annotated[MapService, Depends(provide(MapService))]
 
 
 @router.get("", response_model=list[MapRead])

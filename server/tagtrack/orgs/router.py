@@ -4,22 +4,16 @@ from fastapi import APIRouter, Depends, Response
 
 from tagtrack.access.dependencies import allowed, require_super_admin
 from tagtrack.access.principal import Principal
-from tagtrack.access.roles import RoleRepository
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
-from tagtrack.orgs.repository import OrganizationRepository
+from tagtrack.kit.wiring import provide
 from tagtrack.orgs.schemas import OrganizationRead, OrganizationWrite
 from tagtrack.orgs.service import OrganizationService
 
 router = APIRouter(prefix="/organizations", tags=["organizations"], responses=ERROR_RESPONSES)
 
 
-def _service(session: DbSession) -> OrganizationService:
-    return OrganizationService(OrganizationRepository(session), RoleRepository(session))
-
-
-Service = Annotated[OrganizationService, Depends(_service)]
+Service = Annotated[OrganizationService, Depends(provide(OrganizationService))]
 SuperAdmin = Annotated[Principal, require_super_admin()]
 
 

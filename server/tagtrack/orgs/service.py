@@ -3,7 +3,7 @@ and the default image category."""
 
 from tagtrack.access.principal import Principal
 from tagtrack.access.roles import RoleRepository
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.lists import ListParams
@@ -25,9 +25,17 @@ def organization_read(org: Organization) -> OrganizationRead:
 
 
 class OrganizationService:
-    def __init__(self, repository: OrganizationRepository, roles: RoleRepository) -> None:
+    def __init__(
+        self,
+        repository: OrganizationRepository,
+        roles: RoleRepository,
+        categories: CategoryRepository,
+        audit: AuditRepository,
+    ) -> None:
         self.repository = repository
         self.roles = roles
+        self.categories = categories
+        self.audit = audit
 
     async def list_page(self, params: ListParams) -> tuple[list[OrganizationRead], int]:
         orgs, total = await self.repository.list_page(params)
@@ -52,7 +60,7 @@ class OrganizationService:
         """Create an organisation with its seeded roles (also used at first start)."""
         org = await self.repository.add(Organization(name=name, subdomain=subdomain))
         await self.roles.seed_org_roles(org.id)
-        await CategoryRepository(self.repository.session).seed_default(org.id)
+        await self.categories.seed_default(org.id)
         return org
 
     async def create(self, principal: Principal, body: OrganizationWrite) -> OrganizationRead:
@@ -71,9 +79,7 @@ class OrganizationService:
             "entraEnabled": org.entra_enabled,
             "historyRetentionDays": org.history_retention_days,
         }
-        await record(
-            self.repository.session, principal, action, "organization", org.id, org.name, detail
-        )
+        await self.audit.record(principal, action, "organization", org.id, org.name, detail)
 
     async def update(
         self, principal: Principal, org_id: str, body: OrganizationWrite

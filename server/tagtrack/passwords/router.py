@@ -1,23 +1,19 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 
 from tagtrack.access.dependencies import allowed
 from tagtrack.access.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.schemas import Email
+from tagtrack.kit.wiring import provide
 from tagtrack.passwords.schemas import PasswordResetBody
 from tagtrack.passwords.service import PasswordResetService
 
 router = APIRouter(tags=["passwords"], responses=ERROR_RESPONSES)
 
 
-def _service(request: Request, session: DbSession) -> PasswordResetService:
-    return PasswordResetService.build(session, request.app.state.settings)
-
-
-Service = Annotated[PasswordResetService, Depends(_service)]
+Service = Annotated[PasswordResetService, Depends(provide(PasswordResetService))]
 
 
 @router.post("/auth/passwordresetrequest", status_code=204)

@@ -4,10 +4,9 @@ import base64
 import json
 from datetime import datetime, timedelta
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from tagtrack.access.principal import Principal
-from tagtrack.audit.service import Actor, record
+from tagtrack.audit.repository import AuditRepository
+from tagtrack.audit.service import Actor
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import AppError, NotFound
 from tagtrack.core.security import hash_password_off_loop, new_token, password_problem, token_hash
@@ -54,19 +53,13 @@ class PasswordResetService:
         self,
         repository: PasswordResetRepository,
         outbox: Outbox,
+        audit: AuditRepository,
         settings: Settings,
     ) -> None:
         self.repository = repository
         self.outbox = outbox
+        self.audit = audit
         self.settings = settings
-
-    @classmethod
-    def build(cls, session: AsyncSession, settings: Settings) -> "PasswordResetService":
-        return cls(
-            PasswordResetRepository(session),
-            Outbox(session, settings),
-            settings,
-        )
 
     def _link(self, token: str) -> str:
         base = self.settings.public_url or f"http://{self.settings.host}:{self.settings.port}"
@@ -106,9 +99,7 @@ class PasswordResetService:
         if user is None:
             raise NotFound("User not found")
         await self._issue(user, f"{principal.name} sent you a link to set your password.")
-        await record(
-            self.repository.session, principal, "user.reset.sent", "user", user.id, user.username
-        )
+        await self.audit.record(principal, "user.reset.sent", "user", user.id, user.username)
 
     async def invite(self, user: User, inviter: str) -> None:
         """Mail a new user the link to choose a first password."""
@@ -129,4 +120,4 @@ class PasswordResetService:
         # The token is used up, and every session of the user ends.
         await self.repository.forget_user(user)
         who = Actor(org_id=user.org_id, actor_id=user.id, actor=user.username)
-        await record(self.repository.session, who, "password.reset", "user", user.id, user.username)
+        await self.audit.record(who, "password.reset", "user", user.id, user.username)

@@ -5,13 +5,12 @@ from fastapi.responses import StreamingResponse
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.jsontable import JSON_MEDIA_TYPE
 from tagtrack.kit.lists import Listing, set_total
 from tagtrack.kit.schemas import Choice, UtcDateTime
+from tagtrack.kit.wiring import provide
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE, XLSX_RESPONSE, download
-from tagtrack.reports.repository import ReportRepository
 from tagtrack.reports.schemas import (
     REPORT_FORMATS,
     REPORT_HEADINGS,
@@ -24,20 +23,14 @@ from tagtrack.reports.schemas import (
     ReportTypeRead,
 )
 from tagtrack.reports.service import ReportService
-from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.scope import SiteQuery
-from tagtrack.sites.service import SiteService
 
 router = APIRouter(tags=["reports"], responses=ERROR_RESPONSES)
 # The report types and formats, for pickers; documented with the other lookups.
 pickers = APIRouter(tags=["lookups"])
 
 
-def _service(session: DbSession) -> ReportService:
-    return ReportService(ReportRepository(session), SiteService(SiteRepository(session)))
-
-
-Service = Annotated[ReportService, Depends(_service)]
+Service = Annotated[ReportService, Depends(provide(ReportService))]
 After = Annotated[UtcDateTime, Query(description="From this time (inclusive)")]
 Before = Annotated[UtcDateTime, Query(description="Up to this time (exclusive); 366 days at most")]
 

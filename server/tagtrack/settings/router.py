@@ -4,22 +4,15 @@ from fastapi import APIRouter, Depends
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.settings.repository import SettingsRepository
+from tagtrack.kit.wiring import provide
 from tagtrack.settings.schemas import OrgSettingsBody, SiteSettingsBody
 from tagtrack.settings.service import SettingsService
-from tagtrack.sites.repository import SiteRepository
-from tagtrack.sites.service import SiteService
 
 router = APIRouter(tags=["settings"], responses=ERROR_RESPONSES)
 
 
-def _service(session: DbSession) -> SettingsService:
-    return SettingsService(SettingsRepository(session), SiteService(SiteRepository(session)))
-
-
-Service = Annotated[SettingsService, Depends(_service)]
+Service = Annotated[SettingsService, Depends(provide(SettingsService))]
 
 
 @router.get("/orgsettings", response_model=OrgSettingsBody)

@@ -1,22 +1,24 @@
 from tagtrack.access.principal import Principal
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.settings.repository import SettingsRepository
 from tagtrack.settings.schemas import OrgSettingsBody, SiteSettingsBody
 from tagtrack.sites.service import SiteService
 
 
 class SettingsService:
-    def __init__(self, repository: SettingsRepository, sites: SiteService) -> None:
+    def __init__(
+        self, repository: SettingsRepository, sites: SiteService, audit: AuditRepository
+    ) -> None:
         self.repository = repository
         self.sites = sites
+        self.audit = audit
 
     async def org(self, principal: Principal) -> OrgSettingsBody:
         return OrgSettingsBody.model_validate(await self.repository.org_settings(principal.org_id))
 
     async def save_org(self, principal: Principal, body: OrgSettingsBody) -> OrgSettingsBody:
         await self.repository.save_org_settings(principal.org_id, body.model_dump(mode="json"))
-        await record(
-            self.repository.session,
+        await self.audit.record(
             principal,
             "orgsettings.updated",
             "orgsettings",
@@ -38,8 +40,7 @@ class SettingsService:
         await self.repository.save_site_settings(
             principal.org_id, site.id, body.model_dump(mode="json")
         )
-        await record(
-            self.repository.session,
+        await self.audit.record(
             principal,
             "sitesettings.updated",
             "site",

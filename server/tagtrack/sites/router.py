@@ -1,13 +1,12 @@
 from typing import Annotated
 
-from fastapi import APIRouter, BackgroundTasks, Depends, Request, Response
+from fastapi import APIRouter, Depends, Response
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
-from tagtrack.sites.repository import SiteRepository
+from tagtrack.kit.wiring import provide
 from tagtrack.sites.schemas import SiteRead, SiteWrite, TimezoneRead, timezone_names
 from tagtrack.sites.service import SiteService
 
@@ -16,14 +15,7 @@ router = APIRouter(prefix="/sites", tags=["sites"], responses=ERROR_RESPONSES)
 pickers = APIRouter(tags=["lookups"])
 
 
-def _service(session: DbSession, request: Request, background: BackgroundTasks) -> SiteService:
-    storage = request.app.state.storage
-    return SiteService(
-        SiteRepository(session), lambda key: background.add_task(storage.delete, key)
-    )
-
-
-Service = Annotated[SiteService, Depends(_service)]
+Service = Annotated[SiteService, Depends(provide(SiteService))]
 
 
 @router.get("", response_model=list[SiteRead])

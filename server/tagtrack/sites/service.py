@@ -1,8 +1,9 @@
-from collections.abc import Callable
+from fastapi import BackgroundTasks
 
 from tagtrack.access.principal import Principal
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.core.errors import BadRequest, NotFound
+from tagtrack.images.storage import Storage
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import Site
 from tagtrack.sites.repository import SiteRepository
@@ -29,11 +30,17 @@ def site_read(site: Site) -> SiteRead:
 
 class SiteService:
     def __init__(
-        self, repository: SiteRepository, remove_file: Callable[[str], None] | None = None
+        self,
+        repository: SiteRepository,
+        audit: AuditRepository,
+        storage: Storage | None = None,
+        background: BackgroundTasks | None = None,
     ) -> None:
         self.repository = repository
-        # Schedules a stored file's removal for once the request's changes are committed.
-        self.remove_file = remove_file
+        self.audit = audit
+        # A request removes stored files once its changes are committed.
+        self.storage = storage
+        self.background = background
 
     async def list_page(
         self, principal: Principal, params: ListParams
@@ -78,14 +85,14 @@ class SiteService:
         site = Site(org_id=principal.org_id)
         self._apply(site, body)
         await self.repository.add(site)
-        await record(self.repository.session, principal, "site.created", "site", site.id, site.name)
+        await self.audit.record(principal, "site.created", "site", site.id, site.name)
         return site_read(site)
 
     async def update(self, principal: Principal, site_id: str, body: SiteWrite) -> SiteRead:
         site = await self.get_model(principal, site_id)
         await self._unique_name(principal, body.name, site.id)
         self._apply(site, body)
-        await record(self.repository.session, principal, "site.updated", "site", site.id, site.name)
+        await self.audit.record(principal, "site.updated", "site", site.id, site.name)
         return site_read(site)
 
     async def delete(self, principal: Principal, site_id: str) -> None:
@@ -93,7 +100,7 @@ class SiteService:
         # Its maps go with it in the database; their floor-plan files must go too.
         plans = await self.repository.floor_plan_keys(principal.org_id, site.id)
         await self.repository.delete(site)
-        if self.remove_file is not None:
+        if self.storage is not None and self.background is not None:
             for key in plans:
-                self.remove_file(key)
-        await record(self.repository.session, principal, "site.deleted", "site", site.id, site.name)
+                self.background.add_task(self.storage.delete, key)
+        await self.audit.record(principal, "site.deleted", "site", site.id, site.name)

@@ -5,16 +5,12 @@ from fastapi.responses import RedirectResponse
 
 from tagtrack.access.dependencies import MaybeSignedIn, allowed
 from tagtrack.access.principal import Principal
-from tagtrack.auth.router import Service as AuthServiceDep
 from tagtrack.auth.router import set_session_cookie
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.core.web_security import client_address, request_is_https
-from tagtrack.orgs.repository import OrganizationRepository
-from tagtrack.sso.repository import SsoRepository
+from tagtrack.kit.wiring import provide
 from tagtrack.sso.schemas import SsoAvailability, SsoSettingsRead, SsoSettingsWrite
 from tagtrack.sso.service import SsoFailed, SsoService, callback_uri, login_error_path
-from tagtrack.users.repository import UserRepository
 
 router = APIRouter(tags=["sso"], responses=ERROR_RESPONSES)
 
@@ -23,18 +19,7 @@ STATE_COOKIE = "tagtrack_sso_state"
 STATE_COOKIE_PATH = "/api/auth"
 
 
-def _service(request: Request, session: DbSession, auth: AuthServiceDep) -> SsoService:
-    return SsoService(
-        session,
-        SsoRepository(session),
-        OrganizationRepository(session),
-        UserRepository(session),
-        auth,
-        request.app.state.settings,
-    )
-
-
-Service = Annotated[SsoService, Depends(_service)]
+Service = Annotated[SsoService, Depends(provide(SsoService))]
 Kind = Literal["okta", "entra"]
 
 

@@ -13,10 +13,9 @@ from datetime import timedelta
 from typing import Any, Literal
 from urllib.parse import urlencode, urlparse
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from tagtrack.access.principal import Principal
-from tagtrack.audit.service import Actor, record
+from tagtrack.audit.repository import AuditRepository
+from tagtrack.audit.service import Actor
 from tagtrack.auth.service import AuthService, SignedInSession
 from tagtrack.core.config import Settings
 from tagtrack.core.errors import NotFound
@@ -92,18 +91,18 @@ def verified_email(kind: str, claims: dict[str, Any]) -> str | None:
 class SsoService:
     def __init__(
         self,
-        session: AsyncSession,
         repository: SsoRepository,
         orgs: OrganizationRepository,
         users: UserRepository,
         auth: AuthService,
+        audit: AuditRepository,
         settings: Settings,
     ) -> None:
-        self.session = session
         self.repository = repository
         self.orgs = orgs
         self.users = users
         self.auth = auth
+        self.audit = audit
         self.settings = settings
 
     # Configuration
@@ -207,7 +206,7 @@ class SsoService:
         except SsoFailed as failed:
             who = Actor(org_id=org_id, client=client_ip)
             detail = {"kind": kind, "reason": failed.message}
-            await record(self.session, who, "sso.login.failed", "user", detail=detail)
+            await self.audit.record(who, "sso.login.failed", "user", detail=detail)
             raise
         return done
 
@@ -254,7 +253,7 @@ class SsoService:
             raise SsoFailed(f"no user of this organization has the username {email}")
         signed_in = await self.auth.start_session(user)
         who = Actor(org_id=org.id, actor_id=user.id, actor=user.username, client=client_ip)
-        await record(self.session, who, "sso.login", "user", user.id, user.username, {"kind": kind})
+        await self.audit.record(who, "sso.login", "user", user.id, user.username, {"kind": kind})
         return SsoDone(signed_in, login.referer or AFTER_LOGIN)
 
     # Settings
@@ -305,14 +304,14 @@ class SsoService:
             # Okta removed: its secret goes too.
             sso.okta_client_secret = ""
         sso.entra_tenant = body.entraTenant
-        await self.session.flush()
+        await self.repository.flush()
         detail = {
             "oktaIssuer": body.oktaIssuer,
             "oktaClientId": body.oktaClientId,
             "entraTenant": body.entraTenant,
             "oktaClientCredentialReplaced": bool(body.oktaClientSecret),
         }
-        await record(
-            self.session, principal, "ssosettings.updated", "ssosettings", org.id, org.name, detail
+        await self.audit.record(
+            principal, "ssosettings.updated", "ssosettings", org.id, org.name, detail
         )
         return self._read(org, sso, scheme, host)

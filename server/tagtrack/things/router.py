@@ -4,16 +4,13 @@ from fastapi import APIRouter, Depends, Query, Response
 from fastapi.responses import StreamingResponse
 
 from tagtrack.access.dependencies import SignedIn
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, comma_list, set_total
 from tagtrack.kit.schemas import Choice, UtcDateTime
+from tagtrack.kit.wiring import provide
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
-from tagtrack.settings.repository import SettingsRepository
-from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.scope import SiteQuery, sites_in_scope
-from tagtrack.sites.service import SiteService
-from tagtrack.things.repository import ThingFilter, ThingRepository
+from tagtrack.things.repository import ThingFilter
 from tagtrack.things.schemas import THING_CLASSES, ThingClass, ThingCreate, ThingRead, ThingUpdate
 from tagtrack.things.service import ThingService
 
@@ -24,12 +21,6 @@ pickers = APIRouter(tags=["lookups"])
 RIGHTS = (
     " Needs the create/modify/delete right on `items` for an item and on `workers` for a worker."
 )
-
-
-def _service(session: DbSession) -> ThingService:
-    return ThingService(
-        ThingRepository(session), SiteService(SiteRepository(session)), SettingsRepository(session)
-    )
 
 
 def _filters(
@@ -51,7 +42,7 @@ def _filters(
     )
 
 
-Service = Annotated[ThingService, Depends(_service)]
+Service = Annotated[ThingService, Depends(provide(ThingService))]
 Filters = Annotated[ThingFilter, Depends(_filters)]
 
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from tagtrack.access.principal import Principal
 from tagtrack.access.rules import Operation
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound
 from tagtrack.kit.lists import ListParams
 from tagtrack.kit.tracking import or_unset
@@ -106,11 +106,16 @@ def require_right(principal: Principal, thing_class: str, operation: Operation) 
 
 class ThingService:
     def __init__(
-        self, repository: ThingRepository, sites: SiteService, settings: SettingsRepository
+        self,
+        repository: ThingRepository,
+        sites: SiteService,
+        settings: SettingsRepository,
+        audit: AuditRepository,
     ) -> None:
         self.repository = repository
         self.sites = sites
         self.settings = settings
+        self.audit = audit
 
     async def _reads(self, things: Sequence[Thing]) -> list[ThingRead]:
         names = await self.repository.names(things)
@@ -232,8 +237,7 @@ class ThingService:
                     break
             content = await sheet.finish()
         name = {"item": "items", "worker": "workers"}.get(filters.thing_class, "things")
-        await record(
-            self.repository.session,
+        await self.audit.record(
             principal,
             "things.exported",
             "things",

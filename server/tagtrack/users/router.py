@@ -1,15 +1,12 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Response
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
-from tagtrack.access.repository import AuthRepository
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
-from tagtrack.passwords.service import PasswordResetService
-from tagtrack.users.repository import UserRepository
+from tagtrack.kit.wiring import provide
 from tagtrack.users.schemas import (
     CurrentUser,
     EmailCheck,
@@ -25,12 +22,7 @@ from tagtrack.users.service import UserService
 router = APIRouter(tags=["users"], responses=ERROR_RESPONSES)
 
 
-def _service(request: Request, session: DbSession) -> UserService:
-    invites = PasswordResetService.build(session, request.app.state.settings)
-    return UserService(UserRepository(session), AuthRepository(session), invites)
-
-
-Service = Annotated[UserService, Depends(_service)]
+Service = Annotated[UserService, Depends(provide(UserService))]
 CanView = Annotated[Principal, allowed("users", "create")]
 CanCreate = Annotated[Principal, allowed("users", "create")]
 CanModify = Annotated[Principal, allowed("users", "modify")]

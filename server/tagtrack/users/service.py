@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from tagtrack.access.principal import Principal
 from tagtrack.access.repository import AuthRepository
 from tagtrack.access.rules import SUPER_ADMIN
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.core.errors import BadRequest, Forbidden, NotFound, ValidationFailed
 from tagtrack.core.security import hash_password_off_loop, password_problem
 from tagtrack.kit.lists import ListParams
@@ -39,11 +39,16 @@ def current_user_of(user: User, super_admin: bool) -> CurrentUser:
 
 class UserService:
     def __init__(
-        self, repository: UserRepository, auth: AuthRepository, invites: PasswordResetService
+        self,
+        repository: UserRepository,
+        auth: AuthRepository,
+        invites: PasswordResetService,
+        audit: AuditRepository,
     ) -> None:
         self.repository = repository
         self.auth = auth
         self.invites = invites
+        self.audit = audit
 
     async def _super_admin_role_ids(self, org_id: str, role_ids: list[str]) -> set[str]:
         roles = await self.repository.roles_by_id(org_id, role_ids)
@@ -189,8 +194,7 @@ class UserService:
         self, principal: Principal, action: str, user: User, detail: dict[str, object] | None = None
     ) -> None:
         base = {"roles": list(user.role_ids), "sites": list(user.site_ids)}
-        await record(
-            self.repository.session,
+        await self.audit.record(
             principal,
             action,
             "user",

@@ -7,14 +7,12 @@ from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
 from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.kit.lists import After, Before, Limit, Listing, Page, ThingFilter, set_total
 from tagtrack.kit.schemas import Choice
+from tagtrack.kit.wiring import provide
 from tagtrack.kit.xlsx import XLSX_RESPONSE, download
-from tagtrack.sites.repository import SiteRepository
 from tagtrack.sites.scope import SiteQuery
-from tagtrack.sites.service import SiteService
-from tagtrack.zones.repository import ZoneDurationRepository, ZoneRepository
+from tagtrack.zones.repository import ZoneDurationRepository
 from tagtrack.zones.schemas import KILL_MODES, ZoneDurationRead, ZoneRead, ZoneTotalRead, ZoneWrite
 from tagtrack.zones.service import ZoneDurationService, ZoneService
 
@@ -25,13 +23,7 @@ durations = APIRouter(tags=["events"], responses=ERROR_RESPONSES)
 pickers = APIRouter(tags=["lookups"])
 
 
-def _service(session: DbSession) -> ZoneService:
-    return ZoneService(
-        ZoneRepository(session), EndpointRepository(session), SiteService(SiteRepository(session))
-    )
-
-
-Service = Annotated[ZoneService, Depends(_service)]
+Service = Annotated[ZoneService, Depends(provide(ZoneService))]
 
 
 @router.get("", response_model=list[ZoneRead])
