@@ -4,8 +4,8 @@ from typing import Any
 
 from sqlalchemy import select
 
+from tagtrack.access.principal import Principal
 from tagtrack.audit.schemas import AuditQuery
-from tagtrack.auth.principal import Principal
 from tagtrack.kit.lists import ListParams, paginate
 from tagtrack.kit.repository import Repository
 from tagtrack.models import AuditEntry
