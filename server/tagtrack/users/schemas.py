@@ -1,6 +1,7 @@
-from pydantic import BaseModel, EmailStr, Field, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from tagtrack.auth.schemas import SecurityContext
+from tagtrack.kit.schemas import Username
 
 
 def _strip_required(value: str) -> str:
@@ -20,7 +21,7 @@ class UserRead(BaseModel):
 
 class UserFields(BaseModel):
     name: str = Field(max_length=200)
-    username: EmailStr = Field(description="An email address; unique across TagTrack")
+    username: Username = Field(description="An email address; unique across TagTrack")
     roles: list[str] = Field(min_length=1, max_length=20, description="At least one role id")
     securityCtx: SecurityContext = Field(default_factory=SecurityContext)
 
@@ -40,7 +41,7 @@ class UserUpdate(UserFields):
 
 class MeUpdate(BaseModel):
     name: str = Field(max_length=200)
-    username: EmailStr
+    username: Username
     password: str | None = Field(default=None, max_length=256, description="Empty keeps it")
 
     _name = field_validator("name")(_strip_required)
