@@ -27,7 +27,6 @@ Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT)]
 Page = Annotated[int, Query(ge=0, le=MAX_PAGE, description="Zero-based page")]
 After = Annotated[UtcDateTime | None, Query(description="From this time (inclusive)")]
 Before = Annotated[UtcDateTime | None, Query(description="Up to this time (exclusive)")]
-EndpointFilter = Annotated[str, Query(max_length=5000, description="Endpoint ids, comma separated")]
 ThingFilter = Annotated[str, Query(max_length=24, description="Only this thing's")]
 
 

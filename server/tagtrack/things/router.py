@@ -19,10 +19,6 @@ from tagtrack.things.service import ThingService
 
 router = APIRouter(prefix="/things", tags=["things"], responses=ERROR_RESPONSES)
 
-RIGHTS = (
-    " Needs the create/modify/delete right on `items` for an item and on `workers` for a worker."
-)
-
 
 def _service(session: DbSession) -> ThingService:
     return ThingService(
