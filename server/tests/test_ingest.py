@@ -13,11 +13,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.ingest.formats import parse_payload
+from tagtrack.ingest.service import BACKLOG_CHECK_SECONDS
 from tagtrack.main import create_app
 from tagtrack.models import EndpointStatus, Event, PendingRead, RawPayload
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import new_id
 from tests.broker import mqtt_broker
+from tests.clock import Clock
 from tests.conftest import make_client
 from tests.tracking import Floor, epc, iso
 
@@ -139,15 +141,19 @@ async def test_status_and_config(floor: Floor) -> None:
     assert config.json()["antennas"] == [{"map": "", "xycoordinates": [1, 2]}]
 
 
-async def test_overload_answers_429_with_retry_after(app: Any, floor: Floor) -> None:
+async def test_overload_answers_429_with_retry_after(
+    app: Any, floor: Floor, monkeypatch: pytest.MonkeyPatch
+) -> None:
     reader = await floor.endpoint("Reader")
+    clock = Clock()
+    monkeypatch.setattr(app.state.admission, "clock", clock)
     settings: Settings = app.state.settings
     limit = settings.ingest_max_pending
     settings.ingest_max_pending = 2
     try:
         reads = {"reads": [{"tag": epc()} for _ in range(3)]}
         assert (await floor.post(reader, reads)).status_code == 202
-        await asyncio.sleep(1.1)  # the backlog is looked at once a second
+        clock.advance(BACKLOG_CHECK_SECONDS)  # the backlog is looked at once a second
         response = await floor.post(reader, reads)
         assert response.status_code == 429
         assert response.headers["Retry-After"] == "5"

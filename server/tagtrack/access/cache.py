@@ -17,7 +17,7 @@ never later than the database's; at and past it the database is asked again.
 
 import re
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -63,9 +63,12 @@ class Kept:
 class PrincipalCache(Listener):
     name = "principals"
 
-    def __init__(self, ttl: float = TTL_SECONDS) -> None:
+    def __init__(
+        self, ttl: float = TTL_SECONDS, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         super().__init__()
         self.ttl = ttl
+        self.clock = clock
         self.entries: dict[str, Kept] = {}
         # Bumped at every forgetting: a lookup that began before one keeps nothing.
         self.generation = 0
@@ -89,7 +92,7 @@ class PrincipalCache(Listener):
         if not self.connected.is_set():
             return None
         kept = self.entries.get(key)
-        if kept is None or time.monotonic() - kept.stored > self.ttl:
+        if kept is None or self.clock() - kept.stored > self.ttl:
             return None
         return kept
 
@@ -106,7 +109,7 @@ class PrincipalCache(Listener):
             return
         if len(self.entries) >= MAX_ENTRIES:
             self.entries.clear()
-        self.entries[key] = Kept(principal, expires_at, created_at, time.monotonic())
+        self.entries[key] = Kept(principal, expires_at, created_at, self.clock())
 
     def moved_deadline(self, key: str, kept: Kept, expires_at: datetime) -> None:
         """This process moved the session's idle deadline on."""

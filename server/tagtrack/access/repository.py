@@ -142,10 +142,6 @@ class FailureRecorder:
             )
             return bool((await session.execute(stmt)).scalar_one())
 
-    async def prune(self, before: datetime) -> None:
-        async with self.sessionmaker() as session, session.begin():
-            await session.execute(delete(LoginFailure).where(LoginFailure.time < before))
-
 
 async def unknown_failures(session: AsyncSession, username: str) -> int:
     """Failed sign-ins kept for a username (used for usernames of no account)."""

@@ -53,11 +53,6 @@ class NotFound(AppError):
     reason = "not found"
 
 
-class Conflict(AppError):
-    status_code = 409
-    reason = "conflict"
-
-
 class PayloadTooLarge(AppError):
     status_code = 413
     reason = "too large"

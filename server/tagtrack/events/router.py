@@ -20,7 +20,6 @@ def _service(request: Request, session: DbSession) -> EventService:
 
 
 Service = Annotated[EventService, Depends(_service)]
-EndpointFilter = Annotated[str, Query(max_length=5000, description="Endpoint ids, comma separated")]
 
 
 @router.get("/events", response_model=list[EventRead])

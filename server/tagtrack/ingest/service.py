@@ -2,7 +2,7 @@
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
@@ -33,7 +33,10 @@ class _Backlog:
 class Admission:
     """Per-process overload guard: in-flight requests and the processing backlog."""
 
-    def __init__(self, max_in_flight: int = 64) -> None:
+    def __init__(
+        self, max_in_flight: int = 64, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.clock = clock
         self.slots = asyncio.Semaphore(max_in_flight)
         self.backlogs: dict[str, _Backlog] = {}
 
@@ -49,7 +52,7 @@ class Admission:
             yield
 
     async def check_backlog(self, repository: IngestRepository, org_id: str, limit: int) -> None:
-        now = time.monotonic()
+        now = self.clock()
         known = self.backlogs.get(org_id)
         if known is None or now - known.checked >= BACKLOG_CHECK_SECONDS:
             if known is not None:

@@ -4,7 +4,7 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, EmailStr, Field
 
 from tagtrack.models.ids import is_id
 
@@ -42,6 +42,12 @@ def _utc(value: datetime) -> datetime:
     return value.astimezone(UTC)
 
 
+# The email rules, both here. An address mail is sent to (zone and site notices, a reset
+# request, an identity provider's claim) needs only the shape name@domain.tld, the console's
+# check too (web/src/components/formRules.ts). A username is an address too, but checked by
+# email-validator (EmailStr): it also refuses special-use domains (x@y.test), dots at either
+# end of or doubled in the name, empty or hyphen-led domain labels, and lowercases the domain.
+# tests/test_email_rules.py and formRules.test.ts run the examples the rules share.
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 
 
@@ -60,6 +66,7 @@ RequiredText = Annotated[str, AfterValidator(_required_text)]
 Id = Annotated[str, AfterValidator(_valid_id)]
 UtcDateTime = Annotated[datetime, BeforeValidator(_not_a_number), AfterValidator(_utc)]
 Email = Annotated[str, Field(max_length=254), AfterValidator(_email)]
+Username = EmailStr
 IdField = Field(alias="_id")
 
 

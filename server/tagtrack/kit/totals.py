@@ -28,14 +28,16 @@ class SharedTotals:
         shared_from: int = SHARED_FROM,
         seconds: float = SHARED_SECONDS,
         keys: int = SHARED_KEYS,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self.clock = clock
         self.shared_from = shared_from
         self.seconds = seconds
         self.keys = keys
         self._totals: OrderedDict[Hashable, _Total] = OrderedDict()
 
     async def total(self, key: Hashable, count: Callable[[], Awaitable[int]]) -> int:
-        now = time.monotonic()
+        now = self.clock()
         known = self._totals.get(key)
         if known is not None and now - known.counted_at < self.seconds:
             return known.value
@@ -44,7 +46,7 @@ class SharedTotals:
             known.counted_at = now
         value = await count()
         if value >= self.shared_from:
-            self._totals[key] = _Total(value, time.monotonic())
+            self._totals[key] = _Total(value, self.clock())
             self._totals.move_to_end(key)
             while len(self._totals) > self.keys:
                 self._totals.popitem(last=False)

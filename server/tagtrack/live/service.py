@@ -8,6 +8,7 @@ from datetime import timedelta
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.access.principal import Principal
+from tagtrack.access.repository import AuthRepository
 from tagtrack.core.config import Settings
 from tagtrack.core.logging import get_logger
 from tagtrack.live.hub import LiveHub
@@ -99,12 +100,16 @@ class LiveService:
                     sites = await repository.key_sites(principal.org_id, principal.api_key_id)
                 else:
                     assert principal.session_token_hash is not None
-                    sites = await repository.session_sites(
-                        principal.org_id,
+                    # The sign-in's own check, except that watching is not a use of the session.
+                    found = await AuthRepository(session).session_user(
                         principal.session_token_hash,
                         utcnow(),
-                        timedelta(days=self.settings.session_days),
+                        idle=timedelta(minutes=self.settings.session_idle_minutes),
+                        lifetime=timedelta(days=self.settings.session_days),
+                        extend=False,
                     )
+                    same_org = found is not None and found.user.org_id == principal.org_id
+                    sites = found.user.site_ids if found is not None and same_org else None
         except Exception:  # the database away: the listener's reconnection tells the streams
             log.warning("live updates: could not check a stream's caller", exc_info=True)
             return True

@@ -18,10 +18,6 @@ router = APIRouter(prefix="/things", tags=["things"], responses=ERROR_RESPONSES)
 # The thing classes, for pickers; documented with the other lookups.
 pickers = APIRouter(tags=["lookups"])
 
-RIGHTS = (
-    " Needs the create/modify/delete right on `items` for an item and on `workers` for a worker."
-)
-
 
 def _filters(
     principal: SignedIn,

@@ -1,4 +1,6 @@
-from pydantic import BaseModel, EmailStr, Field, field_validator
+from pydantic import BaseModel, Field, field_validator
+
+from tagtrack.kit.schemas import Username
 
 
 def _strip_required(value: str) -> str:
@@ -33,7 +35,7 @@ class UserRead(BaseModel):
 
 class UserFields(BaseModel):
     name: str = Field(max_length=200)
-    username: EmailStr = Field(description="An email address; unique across TagTrack")
+    username: Username = Field(description="An email address; unique across TagTrack")
     roles: list[str] = Field(min_length=1, max_length=20, description="At least one role id")
     securityCtx: SecurityContext = Field(default_factory=SecurityContext)
 
@@ -53,7 +55,7 @@ class UserUpdate(UserFields):
 
 class MeUpdate(BaseModel):
     name: str = Field(max_length=200)
-    username: EmailStr
+    username: Username
     password: str | None = Field(default=None, max_length=256, description="Empty keeps it")
 
     _name = field_validator("name")(_strip_required)

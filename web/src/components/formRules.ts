@@ -21,6 +21,7 @@ export function validationMessage(
   return ruleMessage(field, tab, error.message || 'is not valid');
 }
 
+// The server's rule for addresses (server/tagtrack/kit/schemas.py), on the shared examples.
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 export function isEmail(value: string): boolean {
