@@ -1,28 +1,23 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Response
 from fastapi.responses import StreamingResponse
 
 from tagtrack.auth.dependencies import SignedIn, allowed
 from tagtrack.auth.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import EventRead, ManualEvent, ZoneDurationRead, ZoneTotalRead
 from tagtrack.events.service import EventService
 from tagtrack.kit.lists import MAX_LIMIT, MAX_PAGE, set_total
 from tagtrack.kit.schemas import UtcDateTime
+from tagtrack.kit.wiring import provide
 from tagtrack.kit.xlsx import XLSX_RESPONSE, download
 from tagtrack.lookups.tracking import SiteQuery
 
 router = APIRouter(tags=["events"], responses=ERROR_RESPONSES)
 
 
-def _service(request: Request, session: DbSession) -> EventService:
-    return EventService(EventRepository(session), request.app.state.settings)
-
-
-Service = Annotated[EventService, Depends(_service)]
+Service = Annotated[EventService, Depends(provide(EventService))]
 Limit = Annotated[int, Query(ge=1, le=MAX_LIMIT)]
 Page = Annotated[int, Query(ge=0, le=MAX_PAGE, description="Zero-based page")]
 After = Annotated[UtcDateTime | None, Query(description="From this time (inclusive)")]

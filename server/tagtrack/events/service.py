@@ -2,9 +2,8 @@ from collections.abc import AsyncIterator, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.auth.principal import Principal
-from tagtrack.core.config import Settings
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.core.ids import UNKNOWN_THING_ID, is_id
 from tagtrack.events.repository import EventRepository
@@ -93,9 +92,19 @@ TOTALS = SharedTotals()
 
 
 class EventService:
-    def __init__(self, repository: EventRepository, settings: Settings) -> None:
+    def __init__(
+        self,
+        repository: EventRepository,
+        things: ThingRepository,
+        org_settings: SettingsRepository,
+        processing: ProcessingService,
+        audit: AuditRepository,
+    ) -> None:
         self.repository = repository
-        self.settings = settings
+        self.things = things
+        self.org_settings = org_settings
+        self.processing = processing
+        self.audit = audit
 
     async def list_page(
         self,
@@ -138,7 +147,7 @@ class EventService:
         zone = await self.repository.zone(principal.org_id, body.zone)
         if zone is None or not principal.sees_site(zone.site_id):
             raise NotFound("Zone not found")
-        if await ThingRepository(self.repository.session).by_tag(principal.org_id, tag) is None:
+        if await self.things.by_tag(principal.org_id, tag) is None:
             raise NotFound(f"No thing carries the tag {tag}")
         await self.put_in_zone(principal.org_id, zone, [tag])
         return event_read(await self.repository.latest_for_tag(principal.org_id, tag))
@@ -153,9 +162,7 @@ class EventService:
         # Plain rows: an ORM object each costs more than the rest of a large import's read.
         reads = [ReadRow(0, "", tag, 0, now, None, "IN", False, {}, zone.id) for tag in tags]
         if reads:
-            await ProcessingService(self.repository.session, self.settings).process_now(
-                org_id, reads, fresh
-            )
+            await self.processing.process_now(org_id, reads, fresh)
 
     async def durations(
         self,
@@ -187,8 +194,7 @@ class EventService:
     ) -> AsyncIterator[bytes]:
         """The Zones History table of the period as zoneshistory.xlsx, newest first."""
         scope = sites_in_scope(principal, site)
-        session = self.repository.session
-        labels, _ = await labels_for(SettingsRepository(session), principal.org_id, scope)
+        labels, _ = await labels_for(self.org_settings, principal.org_id, scope)
         clock = clock_of(await self.repository.timezones(principal.org_id, scope))
         with_site = not names_one_site(site)
         headers = [labels["name"], *(["Site"] if with_site else []), "Zone", *VISIT_TIMES]
@@ -203,8 +209,7 @@ class EventService:
                     [visit_cells(row, now, with_site, clock == SITE_CLOCK) for row in rows]
                 )
             content = await sheet.finish()
-        await record(
-            session,
+        await self.audit.record(
             principal,
             "zonedurations.exported",
             "zonedurations",

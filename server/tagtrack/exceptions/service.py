@@ -4,7 +4,7 @@ from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Any
 
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.auth.principal import Principal
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.core.ids import UNKNOWN_THING_ID, is_id
@@ -35,8 +35,9 @@ def exception_read(row: Any) -> ExceptionRead:
 
 
 class ExceptionService:
-    def __init__(self, repository: ExceptionRepository) -> None:
+    def __init__(self, repository: ExceptionRepository, audit: AuditRepository) -> None:
         self.repository = repository
+        self.audit = audit
 
     async def list_page(
         self,
@@ -100,8 +101,7 @@ class ExceptionService:
                 ids = sorted({t for row in rows for t in row.TrackingException.multiple_things})
                 await sheet.write(rows, await self.repository.things(principal.org_id, ids))
             content = await sheet.finish()
-        await record(
-            self.repository.session,
+        await self.audit.record(
             principal,
             "exceptions.exported",
             "exceptions",
