@@ -1,25 +1,27 @@
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Response
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import EventRead, ManualEvent
 from tagtrack.events.service import EventService
-from tagtrack.kit.lists import After, Before, Limit, Page, ThingFilter, set_total
+from tagtrack.kit.lists import (
+    After,
+    Before,
+    Limit,
+    Page,
+    ThingFilter,
+    set_total,
+)
+from tagtrack.kit.wiring import provide
 from tagtrack.sites.scope import SiteQuery
 
 router = APIRouter(tags=["events"], responses=ERROR_RESPONSES)
 
 
-def _service(request: Request, session: DbSession) -> EventService:
-    return EventService(EventRepository(session), request.app.state.settings)
-
-
-Service = Annotated[EventService, Depends(_service)]
+Service = Annotated[EventService, Depends(provide(EventService))]
 
 
 @router.get("/events", response_model=list[EventRead])

@@ -3,7 +3,6 @@ from datetime import datetime
 from typing import Any
 
 from tagtrack.access.principal import Principal
-from tagtrack.core.config import Settings
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import (
@@ -61,9 +60,15 @@ TOTALS = SharedTotals()
 
 
 class EventService:
-    def __init__(self, repository: EventRepository, settings: Settings) -> None:
+    def __init__(
+        self,
+        repository: EventRepository,
+        things: ThingRepository,
+        processing: ProcessingService,
+    ) -> None:
         self.repository = repository
-        self.settings = settings
+        self.things = things
+        self.processing = processing
 
     async def list_page(
         self,
@@ -106,7 +111,7 @@ class EventService:
         zone = await self.repository.zone(principal.org_id, body.zone)
         if zone is None or not principal.sees_site(zone.site_id):
             raise NotFound("Zone not found")
-        if await ThingRepository(self.repository.session).by_tag(principal.org_id, tag) is None:
+        if await self.things.by_tag(principal.org_id, tag) is None:
             raise NotFound(f"No thing carries the tag {tag}")
         await self.put_in_zone(principal.org_id, zone, [tag])
         return event_read(await self.repository.latest_for_tag(principal.org_id, tag))
@@ -121,6 +126,4 @@ class EventService:
         # Plain rows: an ORM object each costs more than the rest of a large import's read.
         reads = [ReadRow(0, "", tag, 0, now, None, "IN", False, {}, zone.id) for tag in tags]
         if reads:
-            await ProcessingService(self.repository.session, self.settings).process_now(
-                org_id, reads, fresh
-            )
+            await self.processing.process_now(org_id, reads, fresh)

@@ -4,23 +4,18 @@ from fastapi import APIRouter, Depends, Query, Response
 from fastapi.responses import StreamingResponse
 
 from tagtrack.access.dependencies import SignedIn
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.exceptions.repository import ExceptionRepository
 from tagtrack.exceptions.schemas import ExceptionDetail, ExceptionRead
 from tagtrack.exceptions.service import ExceptionService
 from tagtrack.kit.lists import After, Before, Limit, Page, set_total
+from tagtrack.kit.wiring import provide
 from tagtrack.kit.xlsx import XLSX_RESPONSE, download
 from tagtrack.sites.scope import SiteQuery
 
 router = APIRouter(prefix="/exceptions", tags=["exceptions"], responses=ERROR_RESPONSES)
 
 
-def _service(session: DbSession) -> ExceptionService:
-    return ExceptionService(ExceptionRepository(session))
-
-
-Service = Annotated[ExceptionService, Depends(_service)]
+Service = Annotated[ExceptionService, Depends(provide(ExceptionService))]
 
 
 @router.get("", response_model=list[ExceptionRead])

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from tagtrack.access.principal import Principal
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.exceptions.export import ExceptionSheet
 from tagtrack.exceptions.repository import SORTABLE, ExceptionRepository
@@ -101,8 +101,9 @@ def exception_read(row: Any) -> ExceptionRead:
 
 
 class ExceptionService:
-    def __init__(self, repository: ExceptionRepository) -> None:
+    def __init__(self, repository: ExceptionRepository, audit: AuditRepository) -> None:
         self.repository = repository
+        self.audit = audit
 
     async def list_page(
         self,
@@ -166,8 +167,7 @@ class ExceptionService:
                 ids = sorted({t for row in rows for t in row.TrackingException.multiple_things})
                 await sheet.write(rows, await self.repository.things(principal.org_id, ids))
             content = await sheet.finish()
-        await record(
-            self.repository.session,
+        await self.audit.record(
             principal,
             "exceptions.exported",
             "exceptions",

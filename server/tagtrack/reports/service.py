@@ -6,7 +6,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from tagtrack.access.principal import Principal
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.jsontable import JSON_MEDIA_TYPE, JsonTable
 from tagtrack.kit.lists import ListParams
@@ -229,9 +229,17 @@ class ReportRunner:
 
 
 class ReportService:
-    def __init__(self, repository: ReportRepository, sites: SiteService) -> None:
+    def __init__(
+        self,
+        repository: ReportRepository,
+        sites: SiteService,
+        org_settings: SettingsRepository,
+        audit: AuditRepository,
+    ) -> None:
         self.repository = repository
         self.sites = sites
+        self.org_settings = org_settings
+        self.audit = audit
         self.runner = ReportRunner(repository)
 
     async def _reads(
@@ -328,8 +336,7 @@ class ReportService:
             await self.runner.fill(sheet, config, site, after, before)
             content = await sheet.finish()
         name = file_name(config.name, config.format)
-        await record(
-            self.repository.session,
+        await self.audit.record(
             principal,
             "reports.exported",
             "reportconfigs",
@@ -359,8 +366,7 @@ class ReportService:
         async with self.runner.sheet(config, site) as sheet:
             await self.runner.fill(sheet, config, site, now, now)
             content = await sheet.finish()
-        await record(
-            self.repository.session,
+        await self.audit.record(
             principal,
             "reports.exported",
             "reportconfigs",
@@ -419,8 +425,7 @@ class ReportService:
             ):
                 await sheet.append(rows)
             content = await sheet.finish()
-        await record(
-            self.repository.session,
+        await self.audit.record(
             principal,
             "activity.exported",
             "events",
@@ -436,10 +441,7 @@ class ReportService:
     async def zone_status_xlsx(self, principal: Principal, site: str) -> AsyncIterator[bytes]:
         """What is in each zone now, as the Zone Status screen's tables, as zonestatus.xlsx."""
         scope = sites_in_scope(principal, site)
-        session = self.repository.session
-        labels, hide_workers = await labels_for(
-            SettingsRepository(session), principal.org_id, scope
-        )
+        labels, hide_workers = await labels_for(self.org_settings, principal.org_id, scope)
         clock = clock_of(await self.repository.timezones(principal.org_id, scope))
         columns = (not names_one_site(site), not hide_workers, clock == SITE_CLOCK)
         headers = [
@@ -458,8 +460,7 @@ class ReportService:
             async for rows in self.repository.zone_occupants(principal.org_id, scope, hide_workers):
                 await sheet.append([occupant_cells(row, now, labels, columns) for row in rows])
             content = await sheet.finish()
-        await record(
-            session,
+        await self.audit.record(
             principal,
             "zonestatus.exported",
             "things",

@@ -5,14 +5,12 @@ from fastapi.responses import StreamingResponse
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
-from tagtrack.core.db import DbSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import After, Before, Limit, Listing, Page, ThingFilter, set_total
 from tagtrack.kit.schemas import Choice
 from tagtrack.kit.wiring import provide
 from tagtrack.kit.xlsx import XLSX_RESPONSE, download
 from tagtrack.sites.scope import SiteQuery
-from tagtrack.zones.repository import ZoneDurationRepository
 from tagtrack.zones.schemas import KILL_MODES, ZoneDurationRead, ZoneRead, ZoneTotalRead, ZoneWrite
 from tagtrack.zones.service import ZoneDurationService, ZoneService
 
@@ -80,11 +78,7 @@ async def kill_modes(principal: SignedIn) -> list[Choice]:
     return list(KILL_MODES)
 
 
-def _durations_service(session: DbSession) -> ZoneDurationService:
-    return ZoneDurationService(ZoneDurationRepository(session))
-
-
-DurationService = Annotated[ZoneDurationService, Depends(_durations_service)]
+DurationService = Annotated[ZoneDurationService, Depends(provide(ZoneDurationService))]
 
 
 @durations.get("/zonedurations/totals", response_model=list[ZoneTotalRead])

@@ -5,7 +5,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from tagtrack.access.principal import Principal
-from tagtrack.audit.service import record
+from tagtrack.audit.repository import AuditRepository
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.kit.lists import ListParams
@@ -159,8 +159,15 @@ def visit_cells(row: Any, now: datetime, with_site: bool, with_zone: bool) -> li
 
 
 class ZoneDurationService:
-    def __init__(self, repository: ZoneDurationRepository) -> None:
+    def __init__(
+        self,
+        repository: ZoneDurationRepository,
+        org_settings: SettingsRepository,
+        audit: AuditRepository,
+    ) -> None:
         self.repository = repository
+        self.org_settings = org_settings
+        self.audit = audit
 
     async def durations(
         self,
@@ -192,8 +199,7 @@ class ZoneDurationService:
     ) -> AsyncIterator[bytes]:
         """The Zones History table of the period as zoneshistory.xlsx, newest first."""
         scope = sites_in_scope(principal, site)
-        session = self.repository.session
-        labels, _ = await labels_for(SettingsRepository(session), principal.org_id, scope)
+        labels, _ = await labels_for(self.org_settings, principal.org_id, scope)
         clock = clock_of(await self.repository.timezones(principal.org_id, scope))
         with_site = not names_one_site(site)
         headers = [labels["name"], *(["Site"] if with_site else []), "Zone", *VISIT_TIMES]
@@ -208,8 +214,7 @@ class ZoneDurationService:
                     [visit_cells(row, now, with_site, clock == SITE_CLOCK) for row in rows]
                 )
             content = await sheet.finish()
-        await record(
-            session,
+        await self.audit.record(
             principal,
             "zonedurations.exported",
             "zonedurations",
