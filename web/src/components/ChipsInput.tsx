@@ -1,6 +1,6 @@
 import { Autocomplete } from './Autocomplete';
 import Chip from '@mui/material/Chip';
-import TextField from '@mui/material/TextField';
+import TextField, { type TextFieldProps } from '@mui/material/TextField';
 
 /** A form value as the chips' list: anything but an array is no chips. */
 export function chipValues(value: unknown): string[] {
@@ -8,8 +8,8 @@ export function chipValues(value: unknown): string[] {
 }
 
 /**
- * Free text values as chips (tags, categories, labels): type, then Enter. Suggestions, when
- * given, are offered while typing; anything else typed is taken as it is.
+ * Free text values as chips (tags, categories, labels, email addresses): type, then Enter.
+ * Suggestions, when given, are offered while typing; anything else typed is taken as it is.
  */
 export function ChipsInput({
   label,
@@ -22,6 +22,10 @@ export function ChipsInput({
   suggestions = [],
   onTyping,
   placeholder = 'Type, then Enter',
+  distinct = true,
+  chipColor,
+  onBlur,
+  inputProps,
 }: {
   label: string;
   value: string[];
@@ -34,6 +38,13 @@ export function ChipsInput({
   /** The text being typed, to fetch suggestions for it. */
   onTyping?: (text: string) => void;
   placeholder?: string;
+  /** Drops repeated values (a list of addresses keeps them, for its rule to name). */
+  distinct?: boolean;
+  /** A chip's own color, e.g. red for a value that breaks the field's rule. */
+  chipColor?: (value: string) => 'default' | 'success' | 'error';
+  onBlur?: () => void;
+  /** The text field's form bindings: required, error, helper text, name, ref. */
+  inputProps?: Pick<TextFieldProps, 'required' | 'error' | 'helperText' | 'name' | 'inputRef'>;
 }) {
   return (
     <Autocomplete
@@ -49,8 +60,9 @@ export function ChipsInput({
       onInputChange={(_e, text) => onTyping?.(text.trim())}
       onChange={(_e, next) => {
         const trimmed = next.map((v) => String(v).trim()).filter((v) => v !== '');
-        onChange([...new Set(trimmed)]);
+        onChange(distinct ? [...new Set(trimmed)] : trimmed);
       }}
+      onBlur={onBlur}
       renderValue={(items, getItemProps) =>
         items.map((option, index) => {
           const { key, ...itemProps } = getItemProps({ index });
@@ -58,7 +70,7 @@ export function ChipsInput({
             <Chip
               key={key}
               size="small"
-              color={color}
+              color={chipColor ? chipColor(option) : color}
               label={option}
               {...itemProps}
               sx={{ maxWidth: '100%' }}
@@ -69,6 +81,7 @@ export function ChipsInput({
       renderInput={(params) => (
         <TextField
           {...params}
+          {...inputProps}
           label={label}
           placeholder={readOnly || disabled ? undefined : placeholder}
         />

@@ -11,6 +11,20 @@ export interface TabDef<V extends FieldValues> {
   hidden?: boolean;
 }
 
+/** What a screen that draws its own layout gets from the form. */
+export interface DetailFormParts<V extends FieldValues> {
+  /** One of the tabs' fields, by its name, bound to the form. */
+  field: (name: string) => ReactNode;
+  values: V;
+  readOnly: boolean;
+  /** A save or delete is under way. */
+  busy: boolean;
+  /** Checks and saves, as a submit does; true once saved. */
+  save: () => Promise<boolean>;
+  /** Opens the delete confirmation. */
+  askDelete: () => void;
+}
+
 export interface DetailFormProps<V extends FieldValues, R = unknown> {
   /** Entity name for messages: 'Saved {name}', 'delete this {name}'. */
   name: string;
@@ -38,9 +52,17 @@ export interface DetailFormProps<V extends FieldValues, R = unknown> {
   /** Title of the delete confirmation (none by default). */
   deleteTitle?: string;
   /** Formats a failed save or delete; default 'Save failed: {message}' / 'Delete failed: ...'. */
-  formatError?: (err: unknown) => string;
+  formatError?: (err: unknown, action: 'save' | 'delete') => string;
   /** The delete confirmation's text, instead of the usual one. */
   deleteMessage?: ReactNode;
+  /** The snackbar text after a save, instead of 'Saved {name}'. */
+  savedMessage?: string;
+  /** With saveAndStay: the form's values from the saved record (default: the values sent). */
+  savedValues?: (saved: R) => V;
+  /** A rule over the whole form, checked before the fields' own messages: its message is shown. */
+  problem?: (values: V) => string | null;
+  /** Draws the screen from the form's parts (and its own Save) instead of the header and tabs. */
+  layout?: (parts: DetailFormParts<V>) => ReactNode;
 }
 
 /** The URL parameter naming the tab a detail screen opens on. */

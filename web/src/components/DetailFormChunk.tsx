@@ -18,7 +18,7 @@ import { FormField, type FieldDef } from './FormField';
 import { parseNumber, validationMessage } from './formRules';
 import { PageHeader } from './PageHeader';
 import { useSnackbar } from './Snackbar';
-import { TAB_PARAM, type DetailFormProps, type TabDef } from './DetailForm';
+import { TAB_PARAM, type DetailFormParts, type DetailFormProps, type TabDef } from './DetailForm';
 
 function valueAt(values: FieldValues, path: string): unknown {
   return path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)?.[key], values);
@@ -39,6 +39,7 @@ function resolveFields<V extends FieldValues>(fields: FieldDef<V>[] | undefined,
   return (fields ?? []).map((f) => ({
     ...f,
     hidden: typeof f.hidden === 'function' ? f.hidden(values) : !!f.hidden,
+    disabled: typeof f.disabled === 'function' ? f.disabled(values) : !!f.disabled,
     required: f.requiredWhen ? f.requiredWhen(values) : f.required,
     options: f.optionsWhen ? f.optionsWhen(values) : f.options,
   }));
@@ -86,6 +87,10 @@ export default function DetailForm<V extends FieldValues, R = unknown>({
   deleteTitle,
   formatError,
   deleteMessage,
+  savedMessage,
+  savedValues,
+  problem,
+  layout,
 }: DetailFormProps<V, R>) {
   const isNew = id === 'new';
   const navigate = useNavigate();
@@ -108,27 +113,39 @@ export default function DetailForm<V extends FieldValues, R = unknown>({
 
   const goBack = () => (parentPath ? siteNavigate(parentPath) : navigate(-1));
 
-  const onValid = async (raw: FieldValues) => {
+  const onValid = async (raw: FieldValues): Promise<boolean> => {
+    const wrong = problem?.(raw as V);
+    if (wrong) {
+      snackbar.error(wrong);
+      return false;
+    }
     const values = withNumbers(raw as V, visibleTabs);
     setBusy(true);
     try {
       const saved = await onSave(values);
-      snackbar.notify(`Saved ${name}`);
+      snackbar.notify(savedMessage ?? `Saved ${name}`);
       if (afterSave) afterSave(saved, values);
       else if (saveAndStay) {
-        form.reset(raw);
+        form.reset(savedValues ? savedValues(saved) : raw);
         if (isNew && pathAfterCreate) siteNavigate(pathAfterCreate(saved), { replace: true });
       } else goBack();
+      return true;
     } catch (err) {
-      snackbar.error(formatError ? formatError(err) : `Save failed: ${errorText(err)}`);
+      snackbar.error(formatError ? formatError(err, 'save') : `Save failed: ${errorText(err)}`);
+      return false;
     } finally {
       setBusy(false);
     }
   };
 
   const onInvalid = (errors: FieldErrors) => {
-    // The first failing field in tab order names itself and its tab; its tab opens.
     const current = form.getValues() as V;
+    const wrong = problem?.(current);
+    if (wrong) {
+      snackbar.error(wrong);
+      return;
+    }
+    // The first failing field in tab order names itself and its tab; its tab opens.
     for (const [index, tab] of visibleTabs.entries()) {
       for (const f of resolveFields(tab.fields, current)) {
         if (f.hidden) continue;
@@ -153,7 +170,7 @@ export default function DetailForm<V extends FieldValues, R = unknown>({
       goBack();
     } catch (err) {
       setConfirmOpen(false);
-      snackbar.error(formatError ? formatError(err) : `Delete failed: ${errorText(err)}`);
+      snackbar.error(formatError ? formatError(err, 'delete') : `Delete failed: ${errorText(err)}`);
     } finally {
       setBusy(false);
     }
@@ -163,6 +180,56 @@ export default function DetailForm<V extends FieldValues, R = unknown>({
   const errors = form.formState.errors;
   const tabHasError = (tab: TabDef<V>) =>
     resolveFields(tab.fields, values).some((f) => !f.hidden && errorAt(errors, f.name));
+
+  const confirmDialog = (
+    <ConfirmDialog
+      open={confirmOpen}
+      title={deleteTitle}
+      message={deleteMessage ?? deleteConfirmMessage(name)}
+      busy={busy}
+      onCancel={() => setConfirmOpen(false)}
+      onConfirm={confirmDelete}
+    />
+  );
+
+  if (layout) {
+    const parts: DetailFormParts<V> = {
+      field: (fieldName) => {
+        const def = resolveFields(
+          visibleTabs.flatMap((t) => t.fields ?? []),
+          values,
+        ).find((f) => f.name === fieldName);
+        return def && !def.hidden ? (
+          <FormField field={def} control={form.control} readOnly={readOnly} />
+        ) : null;
+      },
+      values,
+      readOnly,
+      busy,
+      save: () =>
+        new Promise<boolean>((resolve) => {
+          void form.handleSubmit(
+            async (raw) => resolve(await onValid(raw)),
+            (errors) => {
+              onInvalid(errors);
+              resolve(false);
+            },
+          )();
+        }),
+      askDelete: () => setConfirmOpen(true),
+    };
+    return (
+      <Box
+        component="form"
+        noValidate
+        onSubmit={form.handleSubmit(onValid, onInvalid)}
+        data-testid="detail-form"
+      >
+        {layout(parts)}
+        {confirmDialog}
+      </Box>
+    );
+  }
 
   return (
     <Box
@@ -261,14 +328,7 @@ export default function DetailForm<V extends FieldValues, R = unknown>({
           </Box>
         ))}
       </Paper>
-      <ConfirmDialog
-        open={confirmOpen}
-        title={deleteTitle}
-        message={deleteMessage ?? deleteConfirmMessage(name)}
-        busy={busy}
-        onCancel={() => setConfirmOpen(false)}
-        onConfirm={confirmDelete}
-      />
+      {confirmDialog}
     </Box>
   );
 }

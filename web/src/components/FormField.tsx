@@ -1,6 +1,5 @@
 import { Autocomplete } from './Autocomplete';
 import Checkbox from '@mui/material/Checkbox';
-import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
 import MenuItem from '@mui/material/MenuItem';
@@ -8,6 +7,7 @@ import TextField from '@mui/material/TextField';
 import type { Dayjs } from 'dayjs';
 import type { ReactNode } from 'react';
 import { Controller, type Control, type FieldValues } from 'react-hook-form';
+import { ChipsInput, chipValues } from './ChipsInput';
 import { DateField } from './DateField';
 import { SELECT_ITEM_MESSAGE, isEmail } from './formRules';
 
@@ -47,6 +47,8 @@ export interface FieldDef<V = FieldValues> {
   readOnly?: boolean;
   /** Static, or decided from the current values (e.g. shown only for a new record). */
   hidden?: boolean | ((values: V) => boolean);
+  /** For kind 'custom', like hidden: shown but not editable (passed to render as disabled). */
+  disabled?: boolean | ((values: V) => boolean);
   /** Like hidden: a required flag may depend on other fields. */
   requiredWhen?: (values: V) => boolean;
   /** The inline text when a required field is empty (default by kind). */
@@ -65,6 +67,7 @@ export interface FieldDef<V = FieldValues> {
     value: unknown;
     onChange: (v: unknown) => void;
     readOnly: boolean;
+    disabled: boolean;
     /** The field failed its rules (after a submit), e.g. to mark the rows at fault. */
     invalid: boolean;
   }) => ReactNode;
@@ -199,41 +202,22 @@ export function FormField<V extends FieldValues>({
             );
           case 'emails':
             return (
-              <Autocomplete
-                multiple
-                freeSolo
-                autoSelect
-                options={[] as string[]}
-                value={(field.value as string[] | undefined) ?? []}
-                disabled={locked}
-                onChange={(_e, value) =>
-                  field.onChange(value.map((v) => v.trim()).filter((v) => v !== ''))
-                }
+              <ChipsInput
+                label={def.label}
+                value={chipValues(field.value)}
+                onChange={field.onChange}
                 onBlur={field.onBlur}
-                renderValue={(value, getItemProps) =>
-                  value.map((option, index) => {
-                    const { key, ...itemProps } = getItemProps({ index });
-                    return (
-                      <Chip
-                        key={key}
-                        size="small"
-                        label={option}
-                        color={isEmail(option) ? 'default' : 'error'}
-                        {...itemProps}
-                      />
-                    );
-                  })
-                }
-                renderInput={(params) => (
-                  <TextField
-                    {...params}
-                    {...common}
-                    onBlur={undefined}
-                    placeholder={
-                      locked ? undefined : (def.placeholder ?? 'Type an email, then Enter')
-                    }
-                  />
-                )}
+                disabled={locked}
+                distinct={false}
+                chipColor={(option) => (isEmail(option) ? 'default' : 'error')}
+                placeholder={def.placeholder ?? 'Type an email, then Enter'}
+                inputProps={{
+                  required: common.required,
+                  error: common.error,
+                  helperText: common.helperText,
+                  name: common.name,
+                  inputRef: common.inputRef,
+                }}
               />
             );
           case 'date':
@@ -265,6 +249,7 @@ export function FormField<V extends FieldValues>({
                   value: field.value,
                   onChange: field.onChange,
                   readOnly: locked,
+                  disabled: def.disabled === true,
                   invalid: !!error,
                 })}
                 {helper && !(error && def.ownErrors) && (

@@ -29,6 +29,8 @@ import { useBlocker, useNavigate, useParams, useSearchParams } from 'react-route
 import { failureText } from '../../api/client';
 import type { ImageMeta } from '../../api/types';
 import { ConfirmDialog, deleteConfirmMessage } from '../../components/ConfirmDialog';
+import { DetailForm, type DetailFormParts } from '../../components/DetailForm';
+import type { FieldDef } from '../../components/FormField';
 import { formatBytes, formatImageDate } from '../../components/format';
 import { LoadGate } from '../../components/LoadGate';
 import { useSnackbar } from '../../components/Snackbar';
@@ -94,7 +96,98 @@ function isTyping(target: EventTarget | null): boolean {
   return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
 }
 
+const FIELDS: FieldDef<Labels>[] = [
+  {
+    name: 'categories',
+    label: 'Categories',
+    kind: 'custom',
+    render: ({ value, onChange, readOnly }) => (
+      <CategoryPicker
+        label="Categories"
+        value={value as CategoryChoice[]}
+        readOnly={readOnly}
+        onChange={onChange}
+      />
+    ),
+  },
+  {
+    name: 'tags',
+    label: 'Tags',
+    kind: 'custom',
+    render: ({ value, onChange, readOnly }) => (
+      <TagPicker label="Tags" value={value as string[]} readOnly={readOnly} onChange={onChange} />
+    ),
+  },
+  {
+    name: 'annotation',
+    label: 'Comment',
+    kind: 'custom',
+    render: ({ value, onChange, readOnly }) => (
+      <TextField
+        label="Comment"
+        multiline
+        minRows={2}
+        value={value as string}
+        slotProps={{ input: { readOnly } }}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    ),
+  },
+];
+
+/** The image's labels are the form; the viewer around them is drawn by ImageView. */
 function ImageEditor({ image }: { image: ImageMeta }) {
+  const perms = usePermissions();
+  const [params] = useSearchParams();
+  const fromUpload = params.get('fromUpload') === 'true';
+  const [initial, setInitial] = useState<Labels>(() => labelsOf(image));
+  const save = useSaveImage();
+
+  const onSave = async (labels: Labels): Promise<ImageMeta> => {
+    const saved = await save.mutateAsync({
+      id: image.id,
+      body: {
+        annotation: labels.annotation,
+        tags: labels.tags,
+        categories: labels.categories.map((c) => ({ id: c.id, name: c.name })),
+        location: image.location,
+      },
+    });
+    const now = labelsOf(saved);
+    setInitial(now);
+    if (fromUpload) {
+      rememberUploadFields({ tags: now.tags, categories: now.categories.map((c) => c.id) });
+    }
+    return saved;
+  };
+
+  return (
+    <DetailForm<Labels, ImageMeta>
+      name="image"
+      title={image.name || 'Image'}
+      id={image.id}
+      tabs={[{ label: 'Image', fields: FIELDS }]}
+      initialValues={initial}
+      onSave={onSave}
+      saveAndStay
+      savedValues={labelsOf}
+      savedMessage="Saved"
+      formatError={(err) => failureText('Failed to save', err)}
+      canModify={perms.can('images', 'modify')}
+      layout={(parts) => <ImageView image={image} initial={initial} parts={parts} />}
+    />
+  );
+}
+
+function ImageView({
+  image,
+  initial,
+  parts,
+}: {
+  image: ImageMeta;
+  initial: Labels;
+  parts: DetailFormParts<Labels>;
+}) {
   const theme = useTheme();
   const wide = useMediaQuery(DRAWER_BREAKPOINT);
   const phone = useMediaQuery(theme.breakpoints.down('sm'));
@@ -102,7 +195,6 @@ function ImageEditor({ image }: { image: ImageMeta }) {
   const snackbar = useSnackbar();
   const navigate = useSiteNavigate();
   const [params] = useSearchParams();
-  const fromUpload = params.get('fromUpload') === 'true';
   const search = useMemo(() => searchFromParams(params), [params]);
   // Opened from a thing's Photo tab: Exit goes back there, also after stepping.
   const returnPath = returnPathOf(params);
@@ -118,16 +210,13 @@ function ImageEditor({ image }: { image: ImageMeta }) {
     else navigate(withList('/images'), options);
   };
 
-  const [initial, setInitial] = useState<Labels>(() => labelsOf(image));
-  const [labels, setLabels] = useState<Labels>(initial);
-  const dirty = !sameLabels(labels, initial);
+  const dirty = !sameLabels(parts.values, initial);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [more, setMore] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const save = useSaveImage();
   const remove = useDeleteImages();
   const uploader = useUploader(image.uploader);
-  const canModify = perms.can('images', 'modify');
+  const canModify = !parts.readOnly;
   const canDelete = perms.can('images', 'delete');
 
   // Stepping: the images either side in the gallery's order for the same search, from the
@@ -183,31 +272,6 @@ function ImageEditor({ image }: { image: ImageMeta }) {
     step(direction === 'previous' ? previous : next);
   }, [loaded, step, previous, next]);
 
-  const doSave = async (): Promise<boolean> => {
-    try {
-      const saved = await save.mutateAsync({
-        id: image.id,
-        body: {
-          annotation: labels.annotation,
-          tags: labels.tags,
-          categories: labels.categories.map((c) => ({ id: c.id, name: c.name })),
-          location: image.location,
-        },
-      });
-      const now = labelsOf(saved);
-      setInitial(now);
-      setLabels(now);
-      if (fromUpload) {
-        rememberUploadFields({ tags: now.tags, categories: now.categories.map((c) => c.id) });
-      }
-      snackbar.notify('Saved');
-      return true;
-    } catch (err) {
-      snackbar.error(failureText('Failed to save', err));
-      return false;
-    }
-  };
-
   const doDelete = async () => {
     try {
       await remove.mutateAsync([image.id]);
@@ -254,26 +318,9 @@ function ImageEditor({ image }: { image: ImageMeta }) {
           </Link>
         </Box>
       )}
-      <CategoryPicker
-        label="Categories"
-        value={labels.categories}
-        readOnly={!canModify}
-        onChange={(categories) => setLabels((l) => ({ ...l, categories }))}
-      />
-      <TagPicker
-        label="Tags"
-        value={labels.tags}
-        readOnly={!canModify}
-        onChange={(tags) => setLabels((l) => ({ ...l, tags }))}
-      />
-      <TextField
-        label="Comment"
-        multiline
-        minRows={2}
-        value={labels.annotation}
-        slotProps={{ input: { readOnly: !canModify } }}
-        onChange={(e) => setLabels((l) => ({ ...l, annotation: e.target.value }))}
-      />
+      {parts.field('categories')}
+      {parts.field('tags')}
+      {parts.field('annotation')}
       <Box>
         <Button
           onClick={() => setMore((m) => !m)}
@@ -322,8 +369,8 @@ function ImageEditor({ image }: { image: ImageMeta }) {
         <Button
           variant="contained"
           startIcon={<Save />}
-          disabled={save.isPending}
-          onClick={() => void doSave()}
+          disabled={parts.busy}
+          onClick={() => void parts.save()}
         >
           Save
         </Button>
@@ -404,8 +451,8 @@ function ImageEditor({ image }: { image: ImageMeta }) {
               <Button
                 variant="contained"
                 startIcon={<Save />}
-                disabled={save.isPending}
-                onClick={() => void doSave()}
+                disabled={parts.busy}
+                onClick={() => void parts.save()}
               >
                 Save
               </Button>
@@ -427,7 +474,7 @@ function ImageEditor({ image }: { image: ImageMeta }) {
           <Button
             variant="contained"
             onClick={() =>
-              void doSave().then((ok) => (ok ? blocker.proceed?.() : blocker.reset?.()))
+              void parts.save().then((ok) => (ok ? blocker.proceed?.() : blocker.reset?.()))
             }
           >
             Save

@@ -11,12 +11,12 @@ import { useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { failureText } from '../../api/client';
 import type { FloorMap } from '../../api/types';
-import { ConfirmDialog, deleteConfirmMessage } from '../../components/ConfirmDialog';
+import { DetailForm } from '../../components/DetailForm';
+import type { FieldDef } from '../../components/FormField';
 import { LoadGate } from '../../components/LoadGate';
 import { SiteReady } from '../../components/SiteReady';
 import { PageHeader } from '../../components/PageHeader';
-import { useSnackbar } from '../../components/Snackbar';
-import { useSiteNavigate, useSitePath, useSiteSelection } from '../session/SiteContext';
+import { useSitePath, useSiteSelection } from '../session/SiteContext';
 import { usePermissions } from '../session/queries';
 import { FloorPlanPlacer } from './FloorPlanPlacer';
 import { formToMap, mapFormProblem, mapToForm, type MapForm } from './mapForm';
@@ -30,41 +30,63 @@ import {
 
 const PLAN_TYPES = 'image/png,image/jpeg,image/webp,image/heic,.heic';
 
+const coordinate = (name: keyof MapForm, label: string): FieldDef<MapForm> => ({
+  name,
+  label,
+  kind: 'custom',
+  render: ({ value, onChange, readOnly }) => (
+    <TextField
+      label={label}
+      inputMode="decimal"
+      value={value as string}
+      onChange={(e) => onChange(e.target.value)}
+      slotProps={{ input: { readOnly } }}
+    />
+  ),
+});
+
+const FIELDS: FieldDef<MapForm>[] = [
+  {
+    name: 'name',
+    label: 'Name',
+    kind: 'custom',
+    ownErrors: true,
+    // Blank (or only spaces) is missing; the snackbar says so through the form's problem.
+    validate: (value) => String(value ?? '').trim() !== '' || 'missing',
+    render: ({ value, onChange, readOnly, invalid }) => (
+      <TextField
+        label="Name"
+        required
+        value={value as string}
+        onChange={(e) => onChange(e.target.value)}
+        slotProps={{ input: { readOnly } }}
+        error={invalid}
+        helperText={invalid ? 'Please fill out this field.' : undefined}
+        sx={{ gridColumn: '1 / -1' }}
+      />
+    ),
+  },
+  coordinate('left', 'TopLeft X'),
+  coordinate('top', 'TopLeft Y'),
+  coordinate('right', 'BotRight X'),
+  coordinate('bottom', 'BotRight Y'),
+];
+
 function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
   const isNew = id === 'new';
   const perms = usePermissions();
   const selection = useSiteSelection();
-  const navigate = useSiteNavigate();
   const sitePath = useSitePath();
-  const snackbar = useSnackbar();
   const save = useSaveFloorMap();
   const upload = useUploadFloorPlan();
   const createWithPlan = useCreateFloorMapWithPlan();
   const remove = useDeleteFloorMap();
-  const [form, setForm] = useState<MapForm>(() => mapToForm(map));
   const [file, setFile] = useState<File | null>(null);
-  const [nameMissing, setNameMissing] = useState(false);
-  const [confirmOpen, setConfirmOpen] = useState(false);
-  const [busy, setBusy] = useState(false);
   // Percent of the floor plan sent; 100 while the server stores it; null when idle.
   const [progress, setProgress] = useState<number | null>(null);
   const site = map?.site ?? (selection.isAllSites ? '' : (selection.siteId ?? ''));
-  const canSave = isNew ? perms.can('maps', 'create') : perms.can('maps', 'modify');
-  const field = (key: keyof MapForm) => ({
-    value: form[key],
-    onChange: (e: { target: { value: string } }) =>
-      setForm((f) => ({ ...f, [key]: e.target.value })),
-    slotProps: { input: { readOnly: !canSave } },
-  });
 
-  const onSave = async () => {
-    const problem = mapFormProblem(form);
-    setNameMissing(!form.name.trim());
-    if (problem) {
-      snackbar.error(problem);
-      return;
-    }
-    setBusy(true);
+  const onSave = async (form: MapForm): Promise<FloorMap> => {
     try {
       const body = formToMap(form, site);
       let saved: FloorMap;
@@ -80,29 +102,9 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
         }
       }
       setFile(null);
-      setForm(mapToForm(saved));
-      snackbar.notify('Saved');
-      if (isNew) navigate(`/maps/${saved._id}`, { replace: true });
-    } catch (err) {
-      snackbar.error(failureText('Failed to save', err));
+      return saved;
     } finally {
       setProgress(null);
-      setBusy(false);
-    }
-  };
-
-  const onDelete = async () => {
-    setBusy(true);
-    try {
-      await remove.mutateAsync(id);
-      setConfirmOpen(false);
-      snackbar.notify('Deleted map');
-      navigate('/maps');
-    } catch (err) {
-      setConfirmOpen(false);
-      snackbar.error(failureText('Delete failed', err));
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -112,102 +114,115 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
 
   return (
     <Box>
-      <PageHeader
+      <DetailForm<MapForm, FloorMap>
+        name="map"
         title={isNew ? 'Add Map' : (map?.name ?? 'Map')}
-        actions={
-          <>
-            {!isNew && map?.image && (
-              <Button component={RouterLink} to={sitePath(`/mapview/${id}`)}>
-                Open Map View
-              </Button>
-            )}
-            {!isNew && perms.can('maps', 'delete') && (
-              <Button color="error" onClick={() => setConfirmOpen(true)} disabled={busy}>
-                Delete
-              </Button>
-            )}
-            {canSave && (
-              <Button variant="contained" onClick={() => void onSave()} disabled={busy}>
-                Save
-              </Button>
-            )}
-          </>
+        id={id}
+        tabs={[{ label: 'Map', fields: FIELDS }]}
+        initialValues={mapToForm(map)}
+        onSave={onSave}
+        onDelete={() => remove.mutateAsync(id)}
+        parentPath="/maps"
+        saveAndStay
+        savedValues={mapToForm}
+        pathAfterCreate={(saved) => `/maps/${saved._id}`}
+        savedMessage="Saved"
+        problem={mapFormProblem}
+        formatError={(err, action) =>
+          failureText(action === 'save' ? 'Failed to save' : 'Delete failed', err)
         }
+        canModify={perms.can('maps', 'modify')}
+        canCreate={perms.can('maps', 'create')}
+        canDelete={perms.can('maps', 'delete')}
+        layout={({ field, readOnly, busy, askDelete }) => (
+          <>
+            <PageHeader
+              title={isNew ? 'Add Map' : (map?.name ?? 'Map')}
+              actions={
+                <>
+                  {!isNew && map?.image && (
+                    <Button component={RouterLink} to={sitePath(`/mapview/${id}`)}>
+                      Open Map View
+                    </Button>
+                  )}
+                  {!isNew && perms.can('maps', 'delete') && (
+                    <Button color="error" onClick={askDelete} disabled={busy}>
+                      Delete
+                    </Button>
+                  )}
+                  {!readOnly && (
+                    <Button type="submit" variant="contained" disabled={busy}>
+                      Save
+                    </Button>
+                  )}
+                </>
+              }
+            />
+            <Card variant="outlined" sx={{ mb: 2 }}>
+              <CardContent
+                sx={{
+                  display: 'grid',
+                  gap: 2,
+                  gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(4, minmax(0, 1fr))' },
+                }}
+              >
+                {field('name')}
+                {field('left')}
+                {field('top')}
+                {field('right')}
+                {field('bottom')}
+                <Box
+                  sx={{
+                    gridColumn: '1 / -1',
+                    display: 'flex',
+                    gap: 2,
+                    alignItems: 'center',
+                    flexWrap: 'wrap',
+                  }}
+                >
+                  {!readOnly && (
+                    <Button component="label" variant="outlined" startIcon={<UploadFileOutlined />}>
+                      {map?.image ? 'Replace Floor Plan' : 'Choose Floor Plan'}
+                      <input
+                        hidden
+                        type="file"
+                        accept={PLAN_TYPES}
+                        data-testid="floor-plan-file"
+                        onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+                      />
+                    </Button>
+                  )}
+                  <Typography
+                    variant="body2"
+                    color="text.secondary"
+                    sx={{ minWidth: 0, overflowWrap: 'anywhere' }}
+                  >
+                    {file
+                      ? `${file.name}: saved with the map`
+                      : map?.image
+                        ? `${map.imageWidth} × ${map.imageHeight} px floor plan`
+                        : 'A JPEG, PNG, WebP or HEIC picture of the floor plan.'}
+                  </Typography>
+                </Box>
+                {progress !== null && (
+                  <Box sx={{ gridColumn: '1 / -1' }} data-testid="floor-plan-progress">
+                    <LinearProgress
+                      variant={progress < 100 ? 'determinate' : 'indeterminate'}
+                      value={progress < 100 ? progress : undefined}
+                      aria-label="Floor plan upload"
+                    />
+                    <Typography variant="caption" color="text.secondary">
+                      {progress < 100
+                        ? `Uploading floor plan: ${progress}%`
+                        : 'Processing floor plan…'}
+                    </Typography>
+                  </Box>
+                )}
+              </CardContent>
+            </Card>
+          </>
+        )}
       />
-      <Card variant="outlined" sx={{ mb: 2 }}>
-        <CardContent
-          component="form"
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void onSave();
-          }}
-          sx={{
-            display: 'grid',
-            gap: 2,
-            gridTemplateColumns: { xs: '1fr 1fr', md: 'repeat(4, minmax(0, 1fr))' },
-          }}
-        >
-          <TextField
-            label="Name"
-            required
-            {...field('name')}
-            error={nameMissing}
-            helperText={nameMissing ? 'Please fill out this field.' : undefined}
-            sx={{ gridColumn: '1 / -1' }}
-          />
-          <TextField label="TopLeft X" inputMode="decimal" {...field('left')} />
-          <TextField label="TopLeft Y" inputMode="decimal" {...field('top')} />
-          <TextField label="BotRight X" inputMode="decimal" {...field('right')} />
-          <TextField label="BotRight Y" inputMode="decimal" {...field('bottom')} />
-          <Box
-            sx={{
-              gridColumn: '1 / -1',
-              display: 'flex',
-              gap: 2,
-              alignItems: 'center',
-              flexWrap: 'wrap',
-            }}
-          >
-            {canSave && (
-              <Button component="label" variant="outlined" startIcon={<UploadFileOutlined />}>
-                {map?.image ? 'Replace Floor Plan' : 'Choose Floor Plan'}
-                <input
-                  hidden
-                  type="file"
-                  accept={PLAN_TYPES}
-                  data-testid="floor-plan-file"
-                  onChange={(e) => setFile(e.target.files?.[0] ?? null)}
-                />
-              </Button>
-            )}
-            <Typography
-              variant="body2"
-              color="text.secondary"
-              sx={{ minWidth: 0, overflowWrap: 'anywhere' }}
-            >
-              {file
-                ? `${file.name}: saved with the map`
-                : map?.image
-                  ? `${map.imageWidth} × ${map.imageHeight} px floor plan`
-                  : 'A JPEG, PNG, WebP or HEIC picture of the floor plan.'}
-            </Typography>
-          </Box>
-          {progress !== null && (
-            <Box sx={{ gridColumn: '1 / -1' }} data-testid="floor-plan-progress">
-              <LinearProgress
-                variant={progress < 100 ? 'determinate' : 'indeterminate'}
-                value={progress < 100 ? progress : undefined}
-                aria-label="Floor plan upload"
-              />
-              <Typography variant="caption" color="text.secondary">
-                {progress < 100 ? `Uploading floor plan: ${progress}%` : 'Processing floor plan…'}
-              </Typography>
-            </Box>
-          )}
-          <button type="submit" hidden />
-        </CardContent>
-      </Card>
       {map?.image ? (
         <FloorPlanPlacer map={map} readOnly={!perms.can('maps', 'modify')} />
       ) : (
@@ -215,13 +230,6 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
           <Alert severity="info">Upload a floor plan to place endpoints and tags on it.</Alert>
         )
       )}
-      <ConfirmDialog
-        open={confirmOpen}
-        message={deleteConfirmMessage('map')}
-        busy={busy}
-        onConfirm={() => void onDelete()}
-        onCancel={() => setConfirmOpen(false)}
-      />
     </Box>
   );
 }

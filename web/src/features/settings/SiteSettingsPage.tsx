@@ -9,12 +9,13 @@ import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import TextField from '@mui/material/TextField';
-import { useMemo, useState, type ReactNode } from 'react';
-import { errorText } from '../../api/client';
+import { useMemo, type ReactNode } from 'react';
+import { failureText } from '../../api/client';
 import type { SiteSettings } from '../../api/types';
+import { DetailForm } from '../../components/DetailForm';
+import type { FieldDef } from '../../components/FormField';
 import { LoadGate } from '../../components/LoadGate';
 import { PageHeader } from '../../components/PageHeader';
-import { useSnackbar } from '../../components/Snackbar';
 import { DEFAULT_LABELS } from '../../constants';
 import { useCategoryOptions } from '../categories/queries';
 import { useSiteSelection } from '../session/SiteContext';
@@ -44,77 +45,94 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function SettingsEditor({ site, loaded }: { site: string; loaded: SiteSettings }) {
-  const perms = usePermissions();
-  const save = useSaveSiteSettings();
-  const snackbar = useSnackbar();
-  const categories = useCategoryOptions();
-  const [form, setForm] = useState<SiteSettingsForm>(() => settingsToForm(loaded));
-  const readOnly = !perms.can('sites', 'modify');
-  const set = <K extends keyof SiteSettingsForm>(key: K, value: SiteSettingsForm[K]) =>
-    setForm((f) => ({ ...f, [key]: value }));
-  const text = (key: keyof SiteSettingsForm, label: string, placeholder?: string) => ({
-    label,
-    value: form[key] as string,
-    placeholder,
-    onChange: (e: { target: { value: string } }) => set(key, e.target.value as never),
-    slotProps: { input: { readOnly }, inputLabel: { shrink: true }, htmlInput: { maxLength: 50 } },
-  });
-  const check = (key: keyof SiteSettingsForm, label: string) => (
+type Render = NonNullable<FieldDef<SiteSettingsForm>['render']>;
+
+const textField =
+  (label: string, placeholder?: string, maxLength = 50): Render =>
+  ({ value, onChange, readOnly, disabled }) => (
+    <TextField
+      label={label}
+      value={value as string}
+      placeholder={placeholder}
+      disabled={disabled}
+      onChange={(e) => onChange(e.target.value)}
+      slotProps={{
+        input: { readOnly },
+        inputLabel: placeholder === undefined ? undefined : { shrink: true },
+        htmlInput: { maxLength },
+      }}
+    />
+  );
+
+const checkField =
+  (label: string): Render =>
+  ({ value, onChange, readOnly }) => (
     <FormControlLabel
       label={label}
       control={
         <Checkbox
-          checked={form[key] as boolean}
+          checked={value as boolean}
           disabled={readOnly}
-          onChange={(e) => set(key, e.target.checked as never)}
+          onChange={(e) => onChange(e.target.checked)}
         />
       }
     />
   );
+
+function SettingsEditor({ site, loaded }: { site: string; loaded: SiteSettings }) {
+  const perms = usePermissions();
+  const save = useSaveSiteSettings();
+  const categories = useCategoryOptions();
   const options = useMemo(() => categories.data ?? [], [categories.data]);
   const names = useMemo(() => new Map(options.map((c) => [c.id, c.name])), [options]);
+  const canModify = perms.can('sites', 'modify');
 
-  const onSave = async () => {
-    try {
-      const saved = await save.mutateAsync({ site, body: formToSettings(form, loaded) });
-      setForm(settingsToForm(saved));
-      snackbar.notify('Saved');
-    } catch (err) {
-      snackbar.error(`Failed to save: ${errorText(err)}`);
-    }
-  };
-
-  return (
-    <Box
-      component="form"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        void onSave();
-      }}
-      sx={{ display: 'grid', gap: 2, maxWidth: 960 }}
-    >
-      <Section title="Labels">
-        <TextField {...text('itemLabel', 'Item Label', DEFAULT_LABELS.item)} />
-        <TextField
-          {...text('workerLabel', 'Worker Label', DEFAULT_LABELS.worker)}
-          disabled={form.hideWorkers}
-        />
-        <TextField {...text('itemNameLabel', 'Item Name Label', DEFAULT_LABELS.itemName)} />
-        <TextField {...text('itemSerialLabel', 'Item Serial Label', DEFAULT_LABELS.itemSerial)} />
-        {check('hideWorkers', 'Hide Workers')}
-      </Section>
-      <Section title="Things and events">
+  const fields: FieldDef<SiteSettingsForm>[] = [
+    {
+      name: 'itemLabel',
+      label: 'Item Label',
+      kind: 'custom',
+      render: textField('Item Label', DEFAULT_LABELS.item),
+    },
+    {
+      name: 'workerLabel',
+      label: 'Worker Label',
+      kind: 'custom',
+      disabled: (values) => values.hideWorkers,
+      render: textField('Worker Label', DEFAULT_LABELS.worker),
+    },
+    {
+      name: 'itemNameLabel',
+      label: 'Item Name Label',
+      kind: 'custom',
+      render: textField('Item Name Label', DEFAULT_LABELS.itemName),
+    },
+    {
+      name: 'itemSerialLabel',
+      label: 'Item Serial Label',
+      kind: 'custom',
+      render: textField('Item Serial Label', DEFAULT_LABELS.itemSerial),
+    },
+    {
+      name: 'hideWorkers',
+      label: 'Hide Workers',
+      kind: 'custom',
+      render: checkField('Hide Workers'),
+    },
+    {
+      name: 'parentCategories',
+      label: 'Parent Categories',
+      kind: 'custom',
+      render: ({ value, onChange, readOnly }) => (
         <Autocomplete
           multiple
           options={options.map((c) => c.id)}
-          value={form.parentCategories}
+          value={value as string[]}
           getOptionLabel={(id) => names.get(id) ?? id}
-          onChange={(_e, value) => set('parentCategories', value)}
+          onChange={(_e, next) => onChange(next)}
           readOnly={readOnly}
-          renderValue={(value, getItemProps) =>
-            value.map((id, index) => {
+          renderValue={(chosen, getItemProps) =>
+            chosen.map((id, index) => {
               const { key, ...itemProps } = getItemProps({ index });
               return <Chip key={key} size="small" label={names.get(id) ?? id} {...itemProps} />;
             })
@@ -122,26 +140,89 @@ function SettingsEditor({ site, loaded }: { site: string; loaded: SiteSettings }
           renderInput={(params) => <TextField {...params} label="Parent Categories" />}
           sx={{ gridColumn: '1 / -1' }}
         />
-        {check('showLabelHeader', 'Show Label Header In Thing List')}
-        {check('flattenEventsExports', 'Flatten Events Export')}
-      </Section>
-      <Section title="Tags and import">
-        <TextField
-          {...text('orgTagPrefix', 'Tag Prefix')}
-          slotProps={{ input: { readOnly }, htmlInput: { maxLength: 32 } }}
-        />
-        {check('prefixedTagDupCheck', 'Prefixed Tag Duplicate Check')}
-        {check('generatePrefixTag', 'Generate Prefix Tag')}
-        {check('requireZone', 'Require Zone On Import')}
-      </Section>
-      {!readOnly && (
-        <Box>
-          <Button type="submit" variant="contained" disabled={save.isPending}>
-            Save
-          </Button>
+      ),
+    },
+    {
+      name: 'showLabelHeader',
+      label: 'Show Label Header In Thing List',
+      kind: 'custom',
+      render: checkField('Show Label Header In Thing List'),
+    },
+    {
+      name: 'flattenEventsExports',
+      label: 'Flatten Events Export',
+      kind: 'custom',
+      render: checkField('Flatten Events Export'),
+    },
+    {
+      name: 'orgTagPrefix',
+      label: 'Tag Prefix',
+      kind: 'custom',
+      render: textField('Tag Prefix', undefined, 32),
+    },
+    {
+      name: 'prefixedTagDupCheck',
+      label: 'Prefixed Tag Duplicate Check',
+      kind: 'custom',
+      render: checkField('Prefixed Tag Duplicate Check'),
+    },
+    {
+      name: 'generatePrefixTag',
+      label: 'Generate Prefix Tag',
+      kind: 'custom',
+      render: checkField('Generate Prefix Tag'),
+    },
+    {
+      name: 'requireZone',
+      label: 'Require Zone On Import',
+      kind: 'custom',
+      render: checkField('Require Zone On Import'),
+    },
+  ];
+
+  return (
+    <DetailForm<SiteSettingsForm, SiteSettings>
+      name="settings"
+      title="Settings"
+      id={site}
+      tabs={[{ label: 'Settings', fields }]}
+      initialValues={settingsToForm(loaded)}
+      onSave={(values) => save.mutateAsync({ site, body: formToSettings(values, loaded) })}
+      saveAndStay
+      savedValues={settingsToForm}
+      savedMessage="Saved"
+      formatError={(err) => failureText('Failed to save', err)}
+      canModify={canModify}
+      layout={({ field, readOnly, busy }) => (
+        <Box sx={{ display: 'grid', gap: 2, maxWidth: 960 }}>
+          <Section title="Labels">
+            {field('itemLabel')}
+            {field('workerLabel')}
+            {field('itemNameLabel')}
+            {field('itemSerialLabel')}
+            {field('hideWorkers')}
+          </Section>
+          <Section title="Things and events">
+            {field('parentCategories')}
+            {field('showLabelHeader')}
+            {field('flattenEventsExports')}
+          </Section>
+          <Section title="Tags and import">
+            {field('orgTagPrefix')}
+            {field('prefixedTagDupCheck')}
+            {field('generatePrefixTag')}
+            {field('requireZone')}
+          </Section>
+          {!readOnly && (
+            <Box>
+              <Button type="submit" variant="contained" disabled={busy}>
+                Save
+              </Button>
+            </Box>
+          )}
         </Box>
       )}
-    </Box>
+    />
   );
 }
 

@@ -13,14 +13,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type MouseEvent } from 'react';
 import type { FieldValues } from 'react-hook-form';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import { api, failureText, unwrap } from '../../api/client';
+import { failureText } from '../../api/client';
 import type { Thing } from '../../api/types';
 import { TAB_PARAM, type TabDef } from '../../components/DetailForm';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { useSnackbar } from '../../components/Snackbar';
 import { Tooltip } from '../../components/Tooltip';
-import { categoryKeys } from '../categories/queries';
 import { imageUrl, useDeleteImages, useUpload } from '../images/queries';
 import { RETURN_PARAM } from '../images/search';
 import { useSitePath } from '../session/SiteContext';
@@ -28,11 +27,10 @@ import { usePermissions } from '../session/queries';
 import {
   DELETE_IMAGE_FAILED,
   PhotoTabError,
-  ensureThingsCategory,
   savePhotoFailed,
   uploadProgressText,
 } from './photoLogic';
-import { thingKeys } from './queries';
+import { thingKeys, useThingsCategory } from './queries';
 
 /** The Photo tab (between Zone History and Data); a new thing takes photos once saved. */
 export function photoTab<V extends FieldValues>(thing: Thing | undefined, noun: string): TabDef<V> {
@@ -133,6 +131,7 @@ export function ThingPhotos({ thing, noun }: { thing: Thing; noun: string }) {
   const snackbar = useSnackbar();
   const client = useQueryClient();
   const upload = useUpload();
+  const thingsCategory = useThingsCategory();
   const removeImages = useDeleteImages();
   const fileInput = useRef<HTMLInputElement>(null);
   const [progress, setProgress] = useState<Progress | null>(null);
@@ -146,21 +145,12 @@ export function ThingPhotos({ thing, noun }: { thing: Thing; noun: string }) {
 
   const refreshThing = () => client.invalidateQueries({ queryKey: thingKeys.one(thing._id) });
 
-  const thingsCategory = async (): Promise<string> => {
-    const id = await ensureThingsCategory(
-      () => unwrap(api.GET('/api/categories', { params: { query: { hidden: true } } })),
-      (body) => unwrap(api.POST('/api/image-categories', { body })),
-    );
-    void client.invalidateQueries({ queryKey: categoryKeys.all });
-    return id;
-  };
-
   const attach = async (files: File[]) => {
     if (files.length === 0) return;
     setProgress({ index: 0, count: files.length, percent: 0 });
     let attached = 0;
     try {
-      const category = await thingsCategory();
+      const category = await thingsCategory.mutateAsync();
       for (const [index, file] of files.entries()) {
         setProgress({ index, count: files.length, percent: 0 });
         try {

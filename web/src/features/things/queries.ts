@@ -9,6 +9,8 @@ import { ApiError, api, toApiError, unwrap, unwrapPage } from '../../api/client'
 import type { Thing, ThingCreate, ThingUpdate } from '../../api/types';
 import { listQueryParams, type ListQuery } from '../../components/listQuery';
 import type { DateRangeValue } from '../../components/format';
+import { categoryKeys } from '../categories/queries';
+import { ensureThingsCategory } from './photoLogic';
 import type { Relation, ThingClass } from './thingLogic';
 
 export const thingKeys = {
@@ -124,6 +126,21 @@ export function useDeleteThing() {
     mutationFn: (id: string) =>
       unwrap(api.DELETE('/api/things/{thing_id}', { params: { path: { thing_id: id } } })),
     onSuccess: () => client.invalidateQueries({ queryKey: thingKeys.all }),
+  });
+}
+
+/** The image category photos of things are filed under: found, or created the first time. */
+export function useThingsCategory() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      ensureThingsCategory(
+        () => unwrap(api.GET('/api/categories', { params: { query: { hidden: true } } })),
+        (body) => unwrap(api.POST('/api/image-categories', { body })),
+      ),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: categoryKeys.all });
+    },
   });
 }
 
