@@ -12,6 +12,7 @@ import psycopg
 from tagtrack.core.db import sync_url
 from tests.database import fresh_database
 from tests.serve import free_port, reader_key, serve
+from tests.waiting import eventually
 
 READERS = 10
 READS_PER_BATCH = 5
@@ -73,13 +74,18 @@ def test_a_killed_server_loses_no_acknowledged_read_and_counts_none_twice(tmp_pa
             threads = [threading.Thread(target=r.run, daemon=True) for r in readers]
             for thread in threads:
                 thread.start()
-            time.sleep(3)
+            # Killed in full flow: once every reader has had batches acknowledged.
+            eventually(lambda: all(len(r.acknowledged) >= 5 for r in readers))
             before_kill = sum(len(r.acknowledged) for r in readers)
             first.process.kill()
             first.process.wait()
+            at_kill = [len(r.acknowledged) for r in readers]
         assert before_kill > 0, first.text()
         with serve(env, port=port) as second:
-            time.sleep(2)
+            # Each reader's batch cut off by the kill is retried and acknowledged.
+            eventually(
+                lambda: all(len(r.acknowledged) > n for r, n in zip(readers, at_kill, strict=True))
+            )
             stop.set()
             for thread in threads:
                 thread.join(timeout=60)
