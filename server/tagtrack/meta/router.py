@@ -1,17 +1,14 @@
-from typing import Annotated
-
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from tagtrack import __version__
-from tagtrack.kit.wiring import provide
+from tagtrack.core.db import DbSession
 from tagtrack.meta.schemas import Health, Readiness, VersionRead
 from tagtrack.meta.service import MetaService
 
 router = APIRouter(tags=["meta"])
 probes = APIRouter(include_in_schema=False)
-Meta = Annotated[MetaService, Depends(provide(MetaService))]
 
 
 @router.get("/version", response_model=VersionRead)
@@ -21,9 +18,9 @@ async def version() -> VersionRead:
 
 
 @probes.get("/healthz", response_model=Health)
-async def healthz(meta: Meta, response: Response) -> Health:
+async def healthz(session: DbSession, response: Response) -> Health:
     """Liveness and database reachability."""
-    readiness = await meta.readiness(None, None)
+    readiness = await MetaService(session).readiness(None, None)
     if readiness.status != "ready":
         response.status_code = 503
         return Health(status="unavailable", database="unreachable")
@@ -31,16 +28,16 @@ async def healthz(meta: Meta, response: Response) -> Health:
 
 
 @probes.get("/readyz", response_model=Readiness, responses={503: {"model": Readiness}})
-async def readyz(request: Request, meta: Meta) -> JSONResponse:
+async def readyz(request: Request, session: DbSession) -> JSONResponse:
     """Ready for traffic: each check "ok", else 503 with the failing check's reason."""
     state = request.app.state
     processing = state.processing if state.settings.processing else None
-    readiness = await meta.readiness(processing, state.mqtt)
+    readiness = await MetaService(session).readiness(processing, state.mqtt)
     status = 200 if readiness.status == "ready" else 503
     return JSONResponse(readiness.model_dump(), status_code=status)
 
 
 @probes.get("/metrics")
-async def metrics(meta: Meta) -> Response:
+async def metrics(session: DbSession) -> Response:
     """Prometheus metrics of every process of this server, and the processing backlog."""
-    return Response(await meta.metrics(), media_type=CONTENT_TYPE_LATEST)
+    return Response(await MetaService(session).metrics(), media_type=CONTENT_TYPE_LATEST)

@@ -2,6 +2,8 @@
 
 from typing import Protocol
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from tagtrack.core.logging import get_logger
 from tagtrack.core.metrics import Backlog, exposition
 from tagtrack.meta.repository import MetaRepository
@@ -21,8 +23,8 @@ class Subscriber(Protocol):
 
 
 class MetaService:
-    def __init__(self, repository: MetaRepository) -> None:
-        self.repository = repository
+    def __init__(self, session: AsyncSession) -> None:
+        self.repository = MetaRepository(session)
 
     async def readiness(self, processing: Processing | None, mqtt: Subscriber | None) -> Readiness:
         """Database reachable; processing alive when this process runs it; the MQTT
