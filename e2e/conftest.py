@@ -286,13 +286,6 @@ def open_row(page: Page, text: str, heading: str) -> None:
     expect(page.get_by_role("heading", name=heading)).to_be_visible()
 
 
-def run_clock(page: Page, ms: int) -> None:
-    """Move the page's installed clock on by ms at once, firing its timers on the way, then
-    give the requests they started a moment to be seen (they leave at once, not after ms)."""
-    page.clock.run_for(ms)
-    page.wait_for_timeout(300)
-
-
 def snackbar(page: Page) -> Locator:
     return page.get_by_test_id("snackbar")
 

@@ -2,14 +2,14 @@
 when the live stream is unavailable (test_live.py covers the stream itself)."""
 
 import re
+import time
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from playwright.sync_api import APIRequestContext, Page, Request, expect
 
-from e2e.accessibility import check_accessibility
-from e2e.conftest import PRIYA, Console, open_signed_in, run_clock, shot
+from e2e.conftest import PRIYA, Console, open_signed_in, shot
 from e2e.tracking_data import (
     Reader,
     create_endpoint,
@@ -130,7 +130,6 @@ def test_reads_appear_live_and_rows_open_their_thing(
     expect(known_row.get_by_test_id("matched")).to_be_visible()
     expect(unknown_row.get_by_test_id("unmatched")).to_have_text("unmatched")
     shot(page, "events-live")
-    check_accessibility(page)
 
     # The unknown placeholder opens nothing.
     unknown_row.get_by_role("gridcell").nth(2).click()
@@ -181,27 +180,27 @@ def test_without_the_live_stream_the_page_polls_while_visible(
 ) -> None:
     # The stream refused, as by a proxy that does not pass it: the page falls back to polling.
     page.route(re.compile(r"/api/live\?"), lambda route: route.abort())
-    # The page's timers on a clock the test moves: each polling period passes at once.
-    page.clock.install()
     open_events(page, console, floor)
     expect(page.get_by_role("grid", name="Events")).to_be_visible()
     calls = event_calls(page)
-    run_clock(page, 5_500)
+    page.wait_for_timeout(5_500)
     assert calls, "polls while visible"
 
     set_visibility(page, hidden=True)
     calls.clear()
-    run_clock(page, 11_000)
+    page.wait_for_timeout(11_000)
     assert calls == [], "no polling while hidden"
 
     set_visibility(page, hidden=False)
-    run_clock(page, 6_000)
+    deadline = time.monotonic() + 6
+    while not calls and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
     assert calls, "polling resumes when visible again"
 
     page.get_by_role("navigation", name="Main menu").get_by_role("link", name="Home").click()
     expect(page.get_by_role("heading", name="Home")).to_be_visible()
     calls.clear()
-    run_clock(page, 6_000)
+    page.wait_for_timeout(6_000)
     assert calls == [], "no polling after leaving the page"
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import APIRequestContext, Browser, Page, Request, expect
 
-from e2e.conftest import DESKTOP, PRIYA, Console, api_sign_in, run_clock, shot
+from e2e.conftest import DESKTOP, PRIYA, Console, api_sign_in, shot
 from e2e.tracking_data import (
     Reader,
     create_endpoint,
@@ -77,10 +77,9 @@ def settle(page: Page) -> None:
 
 
 def idle_without_polls(page: Page, calls: list[str]) -> None:
-    """The page's clock (installed before it opened) passes IDLE_MS at once: no poll fires."""
     settle(page)
     calls.clear()
-    run_clock(page, IDLE_MS)
+    page.wait_for_timeout(IDLE_MS)
     assert calls == [], f"the page polled while its stream was open: {calls}"
 
 
@@ -88,7 +87,6 @@ def test_events_page_shows_a_new_read_pushed_by_the_server(
     page: Page, console: Console, admin_api: APIRequestContext, yard: Yard
 ) -> None:
     calls = requests_to(page, "/api/events?")
-    page.clock.install()
     open_live(page, console, f"/events?site={yard.site}")
     grid = page.get_by_role("grid", name="Events")
     expect(grid).to_be_visible()
@@ -113,7 +111,6 @@ def test_zone_status_shows_a_thing_entering_a_zone(
     name = f"Live Pallet {tag[-4:]}"
     create_thing(admin_api, yard.site, name, tag=tag)
     calls = requests_to(page, "/api/things?")
-    page.clock.install()
     open_live(page, console, f"/reports/zones?site={yard.site}")
     dock = page.get_by_role("region", name="Live Dock", exact=True)
     expect(dock).to_be_visible()

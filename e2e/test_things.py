@@ -8,7 +8,6 @@ import openpyxl
 import pytest
 from playwright.sync_api import APIRequestContext, Locator, Page, expect
 
-from e2e.accessibility import check_accessibility
 from e2e.conftest import (
     DEMO_SITES,
     PRIYA,
@@ -93,7 +92,6 @@ def test_items_list_and_xlsx_download(
     expect(row).to_contain_text("N/A")
     expect(page.get_by_test_id("list-add")).to_be_visible()
     shot(page, "items-list")
-    check_accessibility(page)
 
     with page.expect_download() as info:
         page.get_by_role("button", name="Download XLSX").click()
@@ -168,7 +166,6 @@ def test_create_and_edit_item(page: Page, console: Console, admin_api: APIReques
     expect(state.get_by_test_id("state-zone-time")).to_have_text("N/A")
     expect(page.get_by_text("SPARE-A")).to_be_visible()
     shot(page, "item-edit")
-    check_accessibility(page)
 
     page.get_by_role("textbox", name="Description").fill("Blue cage, left dock")
     save(page)
@@ -219,7 +216,6 @@ def test_link_and_unlink_a_child(
     dialog = page.get_by_role("dialog")
     expect(dialog.get_by_role("button")).to_have_text(["Cancel", "Unlink"])
     shot(page, "item-unlink-confirm")
-    check_accessibility(page)
     dialog.get_by_role("button", name="Cancel").click()
     expect(dialog).to_have_count(0)
     expect(linked).to_be_visible()

@@ -9,8 +9,12 @@ export function Loading({
   minHeight?: number | string;
 }) {
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', minHeight }}>
-      <CircularProgress size={32} aria-label={label} />
+    <Box
+      role="progressbar"
+      aria-label={label}
+      sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', minHeight }}
+    >
+      <CircularProgress size={32} />
     </Box>
   );
 }

@@ -88,12 +88,12 @@ export function AccountMenu({
       <Button
         color="inherit"
         onClick={(e) => setAnchor(e.currentTarget)}
-        aria-label={name ? `Account ${name}` : 'Account'}
+        aria-label="Account"
         aria-haspopup="menu"
         data-testid="account-menu"
         sx={{ gap: 1, px: 1, fontWeight: 500 }}
       >
-        <Avatar aria-hidden sx={{ width: 30, height: 30, fontSize: 13, bgcolor: 'primary.main' }}>
+        <Avatar sx={{ width: 30, height: 30, fontSize: 13, bgcolor: 'primary.main' }}>
           {me.data ? initials(name) : <AccountCircleOutlined fontSize="small" />}
         </Avatar>
         <Typography variant="body2" noWrap sx={{ maxWidth: 180 }}>

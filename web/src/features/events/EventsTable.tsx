@@ -198,8 +198,7 @@ export function EventsTable({
 
   return (
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-      {/* Focusable, so a keyboard scrolls the wide table too. */}
-      <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={label}>
+      <Box sx={{ overflowX: 'auto' }}>
         <Table
           role="grid"
           aria-label={label}
