@@ -6,7 +6,8 @@ from typing import Any
 import pytest
 from sqlalchemy import text
 
-from tagtrack.audit.service import Actor, record, record_now
+from tagtrack.audit.repository import Actor, AuditRepository
+from tagtrack.audit.service import record_now
 from tests.conftest import PASSWORD, Org, make_client
 from tests.helpers import assert_error
 
@@ -144,8 +145,7 @@ async def test_the_service_function_hides_secret_details(sessionmaker, org_facto
     org: Org = await org_factory()
     who = Actor(org_id=org.id, actor_id="", actor="exporter@example.com", client="10.0.0.1")
     async with sessionmaker() as session, session.begin():
-        await record(
-            session,
+        await AuditRepository(session).record(
             who,
             "things.exported",
             "things",

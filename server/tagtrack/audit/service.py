@@ -1,7 +1,7 @@
 """The audit log: who did what, when, in which organisation; never a secret.
 
-Any feature records an action with `record(session, principal, action, ...)` inside its own
-transaction, or with `record_now(sessionmaker, ...)` when the request itself fails (a failed
+Any feature records an action with `AuditRepository.record(principal, action, ...)` inside its
+own transaction, or with `record_now(sessionmaker, ...)` when the request itself fails (a failed
 sign-in) and its transaction is rolled back.
 """
 
@@ -17,19 +17,6 @@ from tagtrack.audit.schemas import AuditEntryRead, AuditQuery
 from tagtrack.kit.lists import ListParams
 
 
-async def record(
-    session: AsyncSession,
-    who: Principal | Actor,
-    action: str,
-    target_type: str = "",
-    target_id: str = "",
-    target: str = "",
-    detail: Mapping[str, Any] | None = None,
-) -> None:
-    """Add an entry to the caller's transaction: it is kept only if the change is."""
-    await AuditRepository(session).record(who, action, target_type, target_id, target, detail)
-
-
 async def record_now(
     sessionmaker: async_sessionmaker[AsyncSession],
     who: Principal | Actor,
@@ -41,7 +28,7 @@ async def record_now(
 ) -> None:
     """Commit an entry on its own, for failures whose request transaction rolls back."""
     async with sessionmaker() as session, session.begin():
-        await record(session, who, action, target_type, target_id, target, detail)
+        await AuditRepository(session).record(who, action, target_type, target_id, target, detail)
 
 
 class AuditService:

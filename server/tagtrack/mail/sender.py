@@ -18,7 +18,7 @@ from email.message import EmailMessage
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.audit.service import Actor, record
+from tagtrack.audit.repository import Actor, AuditRepository
 from tagtrack.core.config import Settings
 from tagtrack.core.mail import Mailer
 from tagtrack.core.tasks import running
@@ -111,7 +111,7 @@ class OutboxSender:
         MAIL_FAILED.labels(given_up=str(given_up).lower()).inc()
         log.warning("mail %s: attempt %s failed: %s", mail.id, mail.attempts, error)
         who = Actor(org_id=mail.org_id, actor=SENDER.actor)
-        await record(session, who, action, "mail", mail.id, mail.subject, detail)
+        await AuditRepository(session).record(who, action, "mail", mail.id, mail.subject, detail)
 
     async def _wait(self) -> float:
         async with self.sessionmaker() as session:
