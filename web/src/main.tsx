@@ -10,7 +10,9 @@ const router = createBrowserRouter(routes);
 const client = createQueryClient();
 preloadScreens(client, new URL(window.location.href));
 
-createRoot(document.getElementById('root')!).render(
+const root = document.getElementById('root');
+if (!root) throw new Error('The page has no #root element');
+createRoot(root).render(
   <StrictMode>
     <AppProviders client={client}>
       <RouterProvider router={router} />

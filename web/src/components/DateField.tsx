@@ -69,7 +69,7 @@ export function DateField({ fieldSx, onChange, ...props }: DateFieldProps) {
   if (!loaded) return plain;
   return (
     <Suspense fallback={plain}>
-      <Picker {...props} onChange={(d) => onChange(d as Dayjs | null)} />
+      <Picker {...props} onChange={(d) => onChange(d)} />
     </Suspense>
   );
 }

@@ -47,12 +47,12 @@ const tabs: TabDef<Thing>[] = [
 ];
 
 function renderForm(props: Partial<DetailFormProps<Thing>> = {}, route = '/things/new') {
-  const onSave = vi.fn(async (v: Thing) => v);
+  const onSave = vi.fn((v: Thing) => Promise.resolve(v));
   const utils = renderAt(
     <DetailForm<Thing>
       name="thing"
       title="Thing"
-      id={route.split('/').pop()!}
+      id={route.split('/').at(-1) ?? ''}
       tabs={tabs}
       initialValues={{ name: '', size: '', kinds: [], note: '' }}
       onSave={onSave}
@@ -123,7 +123,7 @@ describe('DetailForm', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
-    expect(onSave.mock.calls[0]![0]).toEqual({ name: 'Crate', size: 2.5, kinds: ['a'], note: '' });
+    expect(onSave.mock.calls[0][0]).toEqual({ name: 'Crate', size: 2.5, kinds: ['a'], note: '' });
     expect(await screen.findByText('Saved thing')).toBeInTheDocument();
     expect(screen.getByTestId('location')).toHaveTextContent(/^\/things$/);
   });
@@ -146,9 +146,7 @@ describe('DetailForm', () => {
     const user = userEvent.setup();
     renderForm({
       initialValues: { name: 'Crate', size: '', kinds: ['a'], note: '' },
-      onSave: async () => {
-        throw new ApiError(409, 'conflict', 'Name already used');
-      },
+      onSave: () => Promise.reject(new ApiError(409, 'conflict', 'Name already used')),
     });
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Save failed: Name already used')).toBeInTheDocument();
@@ -157,7 +155,7 @@ describe('DetailForm', () => {
 
   it('deletes an existing record after confirmation', async () => {
     const user = userEvent.setup();
-    const onDelete = vi.fn(async () => undefined);
+    const onDelete = vi.fn(() => Promise.resolve());
     renderForm(
       {
         canDelete: true,
@@ -180,9 +178,7 @@ describe('DetailForm', () => {
     renderForm(
       {
         canDelete: true,
-        onDelete: async () => {
-          throw new ApiError(400, 'in use', 'Site has zones');
-        },
+        onDelete: () => Promise.reject(new ApiError(400, 'in use', 'Site has zones')),
       },
       '/things/t1',
     );
@@ -192,7 +188,7 @@ describe('DetailForm', () => {
   });
 
   it('offers no Delete for a new record', () => {
-    renderForm({ canDelete: true, onDelete: async () => undefined });
+    renderForm({ canDelete: true, onDelete: () => Promise.resolve() });
     expect(screen.queryByRole('button', { name: 'Delete' })).not.toBeInTheDocument();
   });
 

@@ -21,15 +21,16 @@ import { useSnackbar } from './Snackbar';
 import { TAB_PARAM, type DetailFormParts, type DetailFormProps, type TabDef } from './DetailForm';
 
 function valueAt(values: FieldValues, path: string): unknown {
-  return path.split('.').reduce<unknown>((v, key) => (v as Record<string, unknown>)?.[key], values);
+  return path
+    .split('.')
+    .reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], values);
 }
 
 function errorAt(
   errors: FieldErrors,
   path: string,
 ): { type?: string; message?: string } | undefined {
-  const e = valueAt(errors as FieldValues, path) as
-    { type?: unknown; message?: unknown } | undefined;
+  const e = valueAt(errors, path) as { type?: unknown; message?: unknown } | undefined;
   if (!e || typeof e !== 'object' || !('type' in e)) return undefined;
   return { type: String(e.type), message: typeof e.message === 'string' ? e.message : undefined };
 }
@@ -53,10 +54,12 @@ function withNumbers<V extends FieldValues>(values: V, tabs: TabDef<V>[]): V {
       if (f.kind !== 'number') continue;
       const keys = f.name.split('.');
       const set = (obj: FieldValues, depth: number): FieldValues => {
-        const key = keys[depth]!;
+        const key = keys[depth];
         const copy = { ...obj };
         copy[key] =
-          depth === keys.length - 1 ? parseNumber(obj[key]) : set(obj[key] ?? {}, depth + 1);
+          depth === keys.length - 1
+            ? parseNumber(obj[key])
+            : set((obj[key] as FieldValues | undefined) ?? {}, depth + 1);
         return copy;
       };
       out = set(out, 0);
@@ -96,7 +99,9 @@ export default function DetailForm<V extends FieldValues, R = unknown>({
   const navigate = useNavigate();
   const siteNavigate = useSiteNavigate();
   const snackbar = useSnackbar();
-  const form = useForm<FieldValues>({ defaultValues: initialValues, mode: 'onSubmit' });
+  // Typed loosely: V is a generic the form library cannot path into.
+  const defaultValues: FieldValues = initialValues;
+  const form = useForm({ defaultValues, mode: 'onSubmit' });
   const visibleTabs = tabs.filter((t) => !t.hidden);
   // A link can open a tab by its label (?tab=Photo), e.g. to come back to it.
   const [params] = useSearchParams();
@@ -127,8 +132,8 @@ export default function DetailForm<V extends FieldValues, R = unknown>({
       if (afterSave) afterSave(saved, values);
       else if (saveAndStay) {
         form.reset(savedValues ? savedValues(saved) : raw);
-        if (isNew && pathAfterCreate) siteNavigate(pathAfterCreate(saved), { replace: true });
-      } else goBack();
+        if (isNew && pathAfterCreate) void siteNavigate(pathAfterCreate(saved), { replace: true });
+      } else void goBack();
       return true;
     } catch (err) {
       snackbar.error(formatError ? formatError(err, 'save') : `Save failed: ${errorText(err)}`);
@@ -167,7 +172,7 @@ export default function DetailForm<V extends FieldValues, R = unknown>({
       await onDelete();
       setConfirmOpen(false);
       snackbar.notify(`Deleted ${name}`);
-      goBack();
+      void goBack();
     } catch (err) {
       setConfirmOpen(false);
       snackbar.error(formatError ? formatError(err, 'delete') : `Delete failed: ${errorText(err)}`);
@@ -188,7 +193,7 @@ export default function DetailForm<V extends FieldValues, R = unknown>({
       message={deleteMessage ?? deleteConfirmMessage(name)}
       busy={busy}
       onCancel={() => setConfirmOpen(false)}
-      onConfirm={confirmDelete}
+      onConfirm={() => void confirmDelete()}
     />
   );
 
@@ -222,7 +227,7 @@ export default function DetailForm<V extends FieldValues, R = unknown>({
       <Box
         component="form"
         noValidate
-        onSubmit={form.handleSubmit(onValid, onInvalid)}
+        onSubmit={(e) => void form.handleSubmit(onValid, onInvalid)(e)}
         data-testid="detail-form"
       >
         {layout(parts)}
@@ -235,14 +240,14 @@ export default function DetailForm<V extends FieldValues, R = unknown>({
     <Box
       component="form"
       noValidate
-      onSubmit={form.handleSubmit(onValid, onInvalid)}
+      onSubmit={(e) => void form.handleSubmit(onValid, onInvalid)(e)}
       data-testid="detail-form"
     >
       <PageHeader
         title={
           <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
             <Tooltip title="Back">
-              <IconButton aria-label="Back" onClick={goBack} size="small" edge="start">
+              <IconButton aria-label="Back" onClick={() => void goBack()} size="small" edge="start">
                 <ArrowBack />
               </IconButton>
             </Tooltip>

@@ -15,7 +15,7 @@ interface Row {
 const columns: ListColumn<Row>[] = [{ field: 'name', headerName: 'Name' }];
 
 function setup(rows: Row[], total: number, props: Record<string, unknown> = {}, route = '/things') {
-  const fetchPage = vi.fn(async (_q: ListQuery): Promise<Page<Row>> => ({ rows, total }));
+  const fetchPage = vi.fn((_q: ListQuery): Promise<Page<Row>> => Promise.resolve({ rows, total }));
   const query = (q: ListQuery) =>
     queryOptions({ queryKey: ['things', q] as readonly unknown[], queryFn: () => fetchPage(q) });
   const utils = renderAt(
@@ -122,11 +122,11 @@ describe('GenericList', () => {
 
   it('deletes a row after confirmation', async () => {
     const user = userEvent.setup();
-    const onDelete = vi.fn(async () => undefined);
+    const onDelete = vi.fn(() => Promise.resolve());
     setup(rows.slice(0, 2), 2, { canDelete: true, onDelete });
     await screen.findByText('Thing 1');
     const [first] = screen.getAllByRole('button', { name: 'Delete' });
-    await user.click(first!);
+    await user.click(first);
     const dialog = screen.getByRole('dialog');
     expect(
       within(dialog).getByText(

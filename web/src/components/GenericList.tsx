@@ -34,7 +34,7 @@ export type ListColumn<T extends GridValidRowModel> = GridColDef<T> & {
 export interface GenericListProps<T extends GridValidRowModel> {
   title: string;
   /** Query options from the feature's queries.ts for one page of rows. */
-  query: (q: ListQuery) => UseQueryOptions<Page<T>, Error, Page<T>, readonly unknown[]>;
+  query: (q: ListQuery) => UseQueryOptions<Page<T>, Error, Page<T>>;
   columns: ListColumn<T>[];
   getRowId: (row: T) => string;
   /** The detail route of a row, opened by a click. */
@@ -74,7 +74,7 @@ function toSortModel(sort: string): GridSortModel {
 }
 
 function fromSortModel(model: GridSortModel): string {
-  const first = model[0];
+  const first = model.at(0);
   if (!first || !first.sort) return '';
   return `${first.sort === 'desc' ? '-' : ''}${first.field}`;
 }
@@ -217,7 +217,7 @@ export function GenericList<T extends GridValidRowModel>({
               <Button
                 variant="contained"
                 startIcon={<AddIcon />}
-                onClick={() => navigate(addPath)}
+                onClick={() => void navigate(addPath)}
                 data-testid="list-add"
               >
                 {addLabel}
@@ -244,7 +244,7 @@ export function GenericList<T extends GridValidRowModel>({
           onSortModelChange={onSort}
           sortingOrder={['asc', 'desc']}
           columnVisibilityModel={visibility}
-          onRowClick={rowPath ? ({ row }) => navigate(rowPath(row)) : undefined}
+          onRowClick={rowPath ? ({ row }: { row: T }) => void navigate(rowPath(row)) : undefined}
           disableRowSelectionOnClick
           disableColumnFilter
           disableColumnSelector
@@ -270,7 +270,7 @@ export function GenericList<T extends GridValidRowModel>({
         }
         busy={deleting}
         onCancel={() => setPendingDelete(null)}
-        onConfirm={confirmDelete}
+        onConfirm={() => void confirmDelete()}
       />
     </Box>
   );

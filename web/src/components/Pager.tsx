@@ -52,6 +52,7 @@ export function Pager({
         disableUnderline
         size="small"
         value={pageSize}
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- kept as it was
         onChange={(e) => onPageSizeChange(Number(e.target.value))}
         inputProps={{ 'aria-labelledby': labelId }}
         sx={{ fontSize: 14 }}

@@ -35,3 +35,11 @@ export function parseNumber(value: unknown): number | null {
   const n = Number.parseFloat(value);
   return Number.isFinite(n) ? n : null;
 }
+
+/** A field's value as text for a rule: fields hold strings, numbers or booleans. */
+export function fieldText(value: unknown): string {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    return String(value);
+  }
+  return '';
+}

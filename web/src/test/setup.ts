@@ -12,7 +12,7 @@ class PageRequest extends BaseRequest {
     super(url, rest);
   }
 }
-globalThis.Request = PageRequest as typeof Request;
+globalThis.Request = PageRequest;
 
 afterEach(() => {
   cleanup();

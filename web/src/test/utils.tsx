@@ -9,8 +9,15 @@ import { AppProviders } from '../app/providers';
 export type MockReply = { status?: number; body?: unknown; headers?: Record<string, string> };
 export type MockHandler = MockReply | ((request: Request) => MockReply | Promise<MockReply>);
 
+/** The first recorded call that matches; the test fails when there is none. */
+export function findCall(calls: Request[], match: (call: Request) => boolean): Request {
+  const call = calls.find(match);
+  if (!call) throw new Error('no matching call was made');
+  return call;
+}
+
 /** Stubs fetch: handlers are keyed 'METHOD /path' (no query); unknown calls answer 404. */
-export function mockApi(handlers: Record<string, MockHandler>) {
+export function mockApi(handlers: Partial<Record<string, MockHandler>>) {
   const calls: Request[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const request = input instanceof Request ? input : new Request(input);

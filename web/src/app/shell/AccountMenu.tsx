@@ -22,7 +22,7 @@ function initials(name: string | undefined): string {
   return (
     parts
       .slice(0, 2)
-      .map((p) => p[0]!.toUpperCase())
+      .map((p) => p[0].toUpperCase())
       .join('') || '?'
   ).slice(0, 2);
 }
@@ -60,7 +60,7 @@ export function AccountMenu({
         <ListItemButton
           onClick={() => {
             onNavigate?.();
-            actions.profile();
+            void actions.profile();
           }}
         >
           <ListItemIcon>
@@ -110,7 +110,7 @@ export function AccountMenu({
         <MenuItem
           onClick={() => {
             setAnchor(null);
-            actions.profile();
+            void actions.profile();
           }}
         >
           <ListItemIcon>

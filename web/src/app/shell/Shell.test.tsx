@@ -52,7 +52,11 @@ function setup({
     'POST /api/auth/logout': { status: 204 },
   });
   const router = createMemoryRouter(
-    [...routes.slice(0, -1), { path: '/login', element: <LocationProbe /> }, routes.at(-1)!],
+    [
+      ...routes.slice(0, -1),
+      { path: '/login', element: <LocationProbe /> },
+      routes[routes.length - 1],
+    ],
     { initialEntries: [route] },
   );
   // The login route above shadows the real one so the test can see where logout lands.
@@ -143,7 +147,7 @@ describe('shell', () => {
   });
 
   it('shows the only site as text, not a dropdown', async () => {
-    setup({ userSites: ['s1'], siteRows: [sites[0]!] });
+    setup({ userSites: ['s1'], siteRows: [sites[0]] });
     expect(await screen.findByTestId('site-name')).toHaveTextContent('North Yard');
     expect(within(drawer()).queryByRole('combobox')).not.toBeInTheDocument();
   });

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LocationProbe, adminRules, mockApi, renderAt } from '../../test/utils';
+import { LocationProbe, adminRules, mockApi, renderAt, findCall } from '../../test/utils';
 import ApiKeyEditPage from './ApiKeyEditPage';
 
 const me = {
@@ -87,7 +87,7 @@ describe('API key edit', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     const dialog = await screen.findByRole('dialog', { name: 'API key created' });
     expect(within(dialog).getByTestId('new-token')).toHaveValue('tt_full-secret-token');
-    const post = calls.find((c) => c.method === 'POST')!;
+    const post = findCall(calls, (c) => c.method === 'POST');
     expect(await post.json()).toEqual({
       name: 'ERP',
       roles: ['r-view'],

@@ -36,8 +36,9 @@ const atLeastOne = (value: unknown) =>
 /** The whole token, shown once right after the key is made. */
 function NewTokenDialog({ apiKey, onDone }: { apiKey: ApiKey; onDone: () => void }) {
   const snackbar = useSnackbar();
+  // No clipboard outside secure contexts (plain http).
   const copy = () =>
-    navigator.clipboard
+    (navigator.clipboard as Clipboard | undefined)
       ?.writeText(apiKey.token)
       .then(() => snackbar.notify('Token copied'))
       .catch(() => snackbar.error('Copy failed: select the token and copy it'));
@@ -61,7 +62,7 @@ function NewTokenDialog({ apiKey, onDone }: { apiKey: ApiKey; onDone: () => void
               endAdornment: (
                 <InputAdornment position="end">
                   <Tooltip title="Copy">
-                    <IconButton aria-label="Copy token" onClick={copy} edge="end">
+                    <IconButton aria-label="Copy token" onClick={() => void copy()} edge="end">
                       <ContentCopy />
                     </IconButton>
                   </Tooltip>
@@ -160,7 +161,7 @@ function ApiKeyEditor({ id, apiKey }: { id: string; apiKey: ApiKey | undefined }
       {created && (
         <NewTokenDialog
           apiKey={created}
-          onDone={() => navigate(`/apikeys/${created._id}`, { replace: true })}
+          onDone={() => void navigate(`/apikeys/${created._id}`, { replace: true })}
         />
       )}
     </>

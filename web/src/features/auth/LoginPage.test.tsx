@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mockApi, renderAt } from '../../test/utils';
+import { mockApi, renderAt, findCall } from '../../test/utils';
 import { afterLoginPath, loginFailureMessage } from './loginMessages';
 import { ApiError } from '../../api/client';
 import LoginPage from './LoginPage';
@@ -51,7 +51,7 @@ describe('LoginPage', () => {
     renderLogin('/login?referer=%2Fsites%3Fsite%3Da');
     await signIn(user);
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/sites?site=a'));
-    const login = calls.find((c) => c.url.endsWith('/api/auth/login'))!;
+    const login = findCall(calls, (c) => c.url.endsWith('/api/auth/login'));
     expect(await login.json()).toEqual({ username: 'ada@example.com', password: 'secret' });
   });
 

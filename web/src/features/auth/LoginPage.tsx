@@ -4,7 +4,7 @@ import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { TextInput } from '../../components/TextInput';
 import { AuthCard } from './AuthCard';
@@ -25,7 +25,7 @@ export default function LoginPage() {
   const showEntra = entra.data?.available === true;
   const referer = params.get('referer');
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     setFailure(null);
     if (!username.trim() || !password) {
@@ -35,7 +35,7 @@ export default function LoginPage() {
     login.mutate(
       { username: username.trim(), password },
       {
-        onSuccess: () => navigate(afterLoginPath(params.get('referer')), { replace: true }),
+        onSuccess: () => void navigate(afterLoginPath(params.get('referer')), { replace: true }),
         onError: (err) => setFailure(loginFailureMessage(err)),
       },
     );

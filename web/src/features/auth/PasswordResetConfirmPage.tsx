@@ -13,7 +13,7 @@ export default function PasswordResetConfirmPage() {
           If the email address matches an active account, a link to reset your password has been
           sent to it.
         </Typography>
-        <Button variant="contained" size="large" onClick={() => navigate('/login')}>
+        <Button variant="contained" size="large" onClick={() => void navigate('/login')}>
           Return to Login
         </Button>
       </Stack>

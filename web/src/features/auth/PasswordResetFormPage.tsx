@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useSnackbar } from '../../components/Snackbar';
@@ -29,7 +29,7 @@ export default function PasswordResetFormPage() {
   // The server checks strength fully (zxcvbn); the length rule is known up front.
   const weak = password !== '' && passwordProblem(password) !== null;
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     setSubmitted(true);
     if (!password) {
@@ -49,7 +49,7 @@ export default function PasswordResetFormPage() {
       {
         onSuccess: () => {
           snackbar.notify('Your password has been changed');
-          navigate('/login');
+          void navigate('/login');
         },
         onError: (err) =>
           snackbar.error(

@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { useState, type FormEvent } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { errorText } from '../../api/client';
 import { isEmail } from '../../components/formRules';
@@ -19,7 +19,7 @@ export default function PasswordResetRequestPage() {
   const [touched, setTouched] = useState(false);
   const invalid = !isEmail(email);
 
-  const submit = (e: FormEvent) => {
+  const submit = (e: SyntheticEvent) => {
     e.preventDefault();
     setTouched(true);
     if (invalid) {
@@ -27,7 +27,7 @@ export default function PasswordResetRequestPage() {
       return;
     }
     request.mutate(email.trim(), {
-      onSuccess: () => navigate('/passwordreset/confirm'),
+      onSuccess: () => void navigate('/passwordreset/confirm'),
       onError: (err) => snackbar.error(`Error: ${errorText(err)}`),
     });
   };

@@ -52,7 +52,7 @@ export function useSsoAvailable(kind: SsoKind, enabled = true) {
         const res = await unwrap(
           api.GET('/api/auth/{kind}/available', { params: { path: { kind } } }),
         );
-        return { available: res.available === true, enabled: res.enabled === true };
+        return { available: res.available, enabled: res.enabled };
       } catch {
         return UNAVAILABLE;
       }

@@ -9,7 +9,7 @@ function decodeBase64Url(part: string): string {
 export function usernameFromToken(token: string | null): string {
   if (!token) return '';
   const parts = token.split('.');
-  const candidates = parts.length >= 2 ? [parts[1]!, parts[0]!] : [token];
+  const candidates = parts.length >= 2 ? [parts[1], parts[0]] : [token];
   for (const part of candidates) {
     try {
       const payload = JSON.parse(decodeBase64Url(part)) as Record<string, unknown>;

@@ -134,7 +134,9 @@ function EndpointEditor({ id, endpoint }: { id: string; endpoint: Endpoint | und
       parentPath="/endpoints"
       // A new endpoint opens itself: its key, status and pairing code are there.
       afterSave={(saved) =>
-        isNew ? navigate(`/endpoints/${saved._id}`, { replace: true }) : navigate('/endpoints')
+        void (isNew
+          ? navigate(`/endpoints/${saved._id}`, { replace: true })
+          : navigate('/endpoints'))
       }
       canModify={perms.can('endpoints', 'modify')}
       canCreate={perms.can('endpoints', 'create')}

@@ -1,6 +1,6 @@
 /** The endpoint edit form's values and their mapping to and from the API (logic only). */
 import type { Endpoint, EndpointWrite } from '../../api/types';
-import { parseNumber } from '../../components/formRules';
+import { parseNumber, fieldText } from '../../components/formRules';
 
 export interface AntennaRow {
   map: string;
@@ -75,7 +75,7 @@ export function coordinateProblem(value: string): string | null {
 
 /** The form rule of an X or Y field. */
 export function coordinateRule(value: unknown): true | string {
-  return coordinateProblem(String(value ?? '')) === null || 'must be a number';
+  return coordinateProblem(fieldText(value)) === null || 'must be a number';
 }
 
 /** Reader uptime (seconds) as people read it: '3d 4h 12m', '12m 5s'; blank when unknown. */

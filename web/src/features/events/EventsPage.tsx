@@ -29,7 +29,9 @@ function firstFilter(site: string | undefined, range: DateRangeValue): EventFilt
 export function prefetch(client: QueryClient, url: URL) {
   const site = url.searchParams.get('site');
   if (!site) return;
-  void client.prefetchQuery(eventsPageQuery(firstFilter(site, lastDays(1)), 0, DEFAULT_PAGE_SIZE));
+  void client
+    .query(eventsPageQuery(firstFilter(site, lastDays(1)), 0, DEFAULT_PAGE_SIZE))
+    .catch(() => undefined);
 }
 
 /**

@@ -223,7 +223,13 @@ export function EventsTable({
           </TableHead>
           <TableBody>
             {rows.map((row) => (
-              <EventRow key={row._id} row={row} shown={shown} compact={mobile} onOpen={navigate} />
+              <EventRow
+                key={row._id}
+                row={row}
+                shown={shown}
+                compact={mobile}
+                onOpen={(path) => void navigate(path)}
+              />
             ))}
           </TableBody>
         </Table>

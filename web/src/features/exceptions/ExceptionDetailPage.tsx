@@ -73,7 +73,7 @@ function InventoryThings({ exception }: { exception: TrackExceptionDetail }) {
       initialState={{ pagination: { paginationModel: { pageSize: DEFAULT_PAGE_SIZE } } }}
       pageSizeOptions={[...PAGE_SIZES]}
       columnVisibilityModel={{ tag: !mobile, lastEvent: !mobile }}
-      onRowClick={({ row }) => navigate(`/things/${row._id}`)}
+      onRowClick={({ row }: { row: ExceptionThing }) => void navigate(`/things/${row._id}`)}
       disableRowSelectionOnClick
       disableColumnSelector
       density="compact"
@@ -100,7 +100,12 @@ function ExceptionView({ exception }: { exception: TrackExceptionDetail }) {
         title={
           <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
             <Tooltip title="Back">
-              <IconButton aria-label="Back" onClick={() => navigate(-1)} size="small" edge="start">
+              <IconButton
+                aria-label="Back"
+                onClick={() => void navigate(-1)}
+                size="small"
+                edge="start"
+              >
                 <ArrowBack />
               </IconButton>
             </Tooltip>

@@ -114,7 +114,7 @@ export default function ExceptionsPage() {
           onPaginationModelChange={setPaging}
           pageSizeOptions={[...PAGE_SIZES]}
           columnVisibilityModel={{ type: !mobile, zoneName: !mobile }}
-          onRowClick={({ row }) => navigate(`/exceptions/${row._id}`)}
+          onRowClick={({ row }: { row: TrackException }) => void navigate(`/exceptions/${row._id}`)}
           disableRowSelectionOnClick
           disableColumnSelector
           disableColumnSorting

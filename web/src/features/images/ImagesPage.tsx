@@ -153,7 +153,7 @@ export default function ImagesPage() {
         }
       }
       setProgress(null);
-      navigate(`/images/${image.id}?fromUpload=true`);
+      void navigate(`/images/${image.id}?fromUpload=true`);
     } catch (err) {
       setProgress(null);
       snackbar.error(failureText('Error uploading file', err));
@@ -260,7 +260,7 @@ export default function ImagesPage() {
               compact={compact}
               selected={selected.has(image.id)}
               selectionMode={selectionMode}
-              onOpen={() => open(image.id)}
+              onOpen={() => void open(image.id)}
               onToggle={() => toggle(image)}
               onTag={(tag) => setSearch({ ...search, tags: [...new Set([...search.tags, tag])] })}
               onCategory={(id) =>

@@ -114,8 +114,8 @@ export function useImageNeighbours(id: string, search: ImageSearch) {
   useEffect(() => {
     for (const other of [data?.previous, data?.next]) {
       if (!other) continue;
-      void client.prefetchQuery(imageQuery(other));
-      void client.prefetchQuery(neighboursQuery(other, search));
+      void client.query(imageQuery(other)).catch(() => undefined);
+      void client.query(neighboursQuery(other, search)).catch(() => undefined);
     }
   }, [client, data, search]);
   return query;

@@ -324,7 +324,7 @@ export default function ImportPage() {
             <>
               <Button
                 variant="outlined"
-                onClick={onSaveMapping}
+                onClick={() => void onSaveMapping()}
                 disabled={!sheet || running || saveMapping.isPending}
                 data-testid="save-mapping"
               >
@@ -333,7 +333,7 @@ export default function ImportPage() {
               <Button
                 variant="contained"
                 startIcon={<FileUploadOutlined />}
-                onClick={onImport}
+                onClick={() => void onImport()}
                 disabled={!sheet || running}
                 data-testid="import-start"
               >
@@ -363,7 +363,7 @@ export default function ImportPage() {
               type="file"
               hidden
               accept=".xlsx,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-              onChange={onFile}
+              onChange={(e) => void onFile(e)}
               data-testid="import-file"
             />
             <Button

@@ -70,7 +70,7 @@ function renderLive(site: string | undefined) {
   return { ...hook, invalidate };
 }
 
-const latest = () => FakeEventSource.made[FakeEventSource.made.length - 1]!;
+const latest = () => FakeEventSource.made[FakeEventSource.made.length - 1];
 
 describe('useLiveUpdates', () => {
   beforeEach(() => {
@@ -121,15 +121,15 @@ describe('useLiveUpdates', () => {
     expect(result.current).toBe(false);
     expect(latest().readyState).toBe(FakeEventSource.CLOSED);
 
-    act(() => vi.advanceTimersByTime(LIVE_RETRY_FIRST_MS - 1));
+    void act(() => vi.advanceTimersByTime(LIVE_RETRY_FIRST_MS - 1));
     expect(FakeEventSource.made).toHaveLength(1);
-    act(() => vi.advanceTimersByTime(1));
+    void act(() => vi.advanceTimersByTime(1));
     expect(FakeEventSource.made).toHaveLength(2);
 
     act(() => latest().refuse());
-    act(() => vi.advanceTimersByTime(LIVE_RETRY_FIRST_MS));
+    void act(() => vi.advanceTimersByTime(LIVE_RETRY_FIRST_MS));
     expect(FakeEventSource.made).toHaveLength(2);
-    act(() => vi.advanceTimersByTime(LIVE_RETRY_FIRST_MS));
+    void act(() => vi.advanceTimersByTime(LIVE_RETRY_FIRST_MS));
     expect(FakeEventSource.made).toHaveLength(3);
 
     act(() => latest().open());

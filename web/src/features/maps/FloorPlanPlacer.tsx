@@ -172,8 +172,8 @@ export function FloorPlanPlacer({ map, readOnly }: { map: FloorMap; readOnly: bo
               title={entry.label}
               sx={{
                 position: 'absolute',
-                left: `${entry.xy[0]! * 100}%`,
-                top: `${entry.xy[1]! * 100}%`,
+                left: `${entry.xy[0] * 100}%`,
+                top: `${entry.xy[1] * 100}%`,
                 transform: 'translate(-50%, -50%)',
                 width: entry.key === selected ? 18 : 12,
                 height: entry.key === selected ? 18 : 12,

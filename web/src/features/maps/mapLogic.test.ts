@@ -89,18 +89,18 @@ describe('placement', () => {
 
   it('saves the whole record with the new place', () => {
     const [reader, antenna, shelf] = placeables([endpoint], [tag]);
-    expect(placementOf(reader!, 'm1', [0.3, 0.4]).body).toMatchObject({
+    expect(placementOf(reader, 'm1', [0.3, 0.4]).body).toMatchObject({
       map: 'm1',
       xycoordinates: [0.3, 0.4],
       antennas: endpoint.antennas,
     });
-    const moved = placementOf(antenna!, 'm2', [0.9, 0.9]);
+    const moved = placementOf(antenna, 'm2', [0.9, 0.9]);
     expect(moved).toMatchObject({ kind: 'endpoint', id: 'e1' });
     expect(moved.body).toMatchObject({
       map: '',
       antennas: [{ map: 'm2', xycoordinates: [0.9, 0.9] }],
     });
-    expect(placementOf(shelf!, '', [0, 0])).toMatchObject({
+    expect(placementOf(shelf, '', [0, 0])).toMatchObject({
       kind: 'locationtag',
       id: 't1',
       body: { map: '', xycoordinates: [0, 0], tag: 'LOC1' },

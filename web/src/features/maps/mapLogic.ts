@@ -25,7 +25,7 @@ export function mapBounds(map: Corners | undefined): [[number, number], [number,
   if ([left, top, right, bottom].some((v) => v === undefined || !Number.isFinite(v))) {
     return DEFAULT_BOUNDS;
   }
-  const [l, t, r, b] = [left!, top!, right!, bottom!];
+  const [l, t, r, b] = [left, top, right, bottom];
   if (l === r || t === b) return DEFAULT_BOUNDS;
   return [
     [Math.min(t, b), Math.min(l, r)],

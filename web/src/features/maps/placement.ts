@@ -70,7 +70,8 @@ export function placementOf(entry: Placeable, map: string, xy: number[]): Placem
       body: { ...entry.locationTag, map, xycoordinates: xy },
     };
   }
-  const endpoint = entry.endpoint!;
+  const endpoint = entry.endpoint;
+  if (!endpoint) throw new Error(`${entry.key} has no endpoint`);
   if (entry.kind === 'antenna') {
     const antennas = (endpoint.antennas ?? []).map((a, i) =>
       i === entry.antenna ? { ...a, map, xycoordinates: xy } : a,

@@ -5,6 +5,7 @@ import { LoadGate } from '../../components/LoadGate';
 import { usePermissions } from '../session/queries';
 import { retentionDays, retentionRule } from './organizationForm';
 import { useDeleteOrganization, useOrganization, useSaveOrganization } from './queries';
+import { fieldText } from '../../components/formRules';
 
 export interface OrganizationForm {
   name: string;
@@ -26,7 +27,7 @@ const tabs: TabDef<OrganizationForm>[] = [
         label: 'Subdomain',
         required: true,
         validate: (value) =>
-          SUBDOMAIN.test(String(value ?? '').trim()) ||
+          SUBDOMAIN.test(fieldText(value).trim()) ||
           'use lowercase letters, digits and hyphens only',
       },
       { name: 'oktaEnabled', label: 'Okta Enabled', kind: 'checkbox' },

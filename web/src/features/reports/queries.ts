@@ -259,12 +259,15 @@ export function useCategoryReport(query: CategoryQuery | null) {
   return useQuery({
     queryKey: reportKeys.categories(query?.site, query?.zones ?? [], query?.categories ?? []),
     // The call answers JSON or a workbook by format; this one asks for JSON.
-    queryFn: () =>
-      unwrap(
+    queryFn: () => {
+      // Runs only when enabled, that is with a query.
+      if (!query) throw new Error('No report query');
+      return unwrap(
         api.POST('/api/reports/adhoc', {
-          body: { ...query!, type: 'reportTypeCategories', format: 'json' },
+          body: { ...query, type: 'reportTypeCategories', format: 'json' },
         }),
-      ) as Promise<CategoryReport>,
+      ) as Promise<CategoryReport>;
+    },
     enabled: !!query?.site,
   });
 }

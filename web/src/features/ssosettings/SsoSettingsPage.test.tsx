@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { adminRules, mockApi, renderAt } from '../../test/utils';
+import { adminRules, mockApi, renderAt, findCall } from '../../test/utils';
 import SsoSettingsPage from './SsoSettingsPage';
 
 const me = {
@@ -59,7 +59,7 @@ describe('SSO settings', () => {
     await user.type(screen.getByLabelText(/^Okta Issuer/), 'https://acme.okta.com/oauth2/default');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved SSO settings')).toBeInTheDocument();
-    const put = calls.find((c) => c.method === 'PUT')!;
+    const put = findCall(calls, (c) => c.method === 'PUT');
     expect(await put.json()).toEqual({
       oktaIssuer: 'https://acme.okta.com/oauth2/default',
       oktaClientId: '0oa1',

@@ -3,6 +3,7 @@ import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
 import { usePermissions } from '../session/queries';
 import { useSaveSsoSettings, useSsoSettings } from './queries';
+import { fieldText } from '../../components/formRules';
 
 export interface SsoSettingsForm {
   oktaIssuer: string;
@@ -30,7 +31,7 @@ function tabsFor(settings: SsoSettings): TabDef<SsoSettingsForm>[] {
           placeholder: 'https://example.okta.com/oauth2/default',
           wide: true,
           validate: (value) =>
-            !value || ISSUER_URL.test(String(value).trim()) || 'must be an https:// URL',
+            !value || ISSUER_URL.test(fieldText(value).trim()) || 'must be an https:// URL',
         },
         { name: 'oktaClientId', label: 'Okta Client ID', autoComplete: 'off' },
         {

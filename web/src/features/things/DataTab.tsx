@@ -14,6 +14,7 @@ export function DataTab({ thing }: { thing: Thing }) {
         <TextField
           key={key}
           label={key}
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- sensor values are shown as String() prints them
           value={value === null || value === undefined ? '' : String(value)}
           placeholder="No value"
           slotProps={{ input: { readOnly: true }, inputLabel: { shrink: true } }}

@@ -77,7 +77,7 @@ function ThingRow({
         </Tooltip>
       }
     >
-      <ListItemButton onClick={() => navigate(`/things/${thing._id}`)} sx={{ pr: 7 }}>
+      <ListItemButton onClick={() => void navigate(`/things/${thing._id}`)} sx={{ pr: 7 }}>
         <ListItemText
           primary={thing.common.name || '(no name)'}
           secondary={details || undefined}
@@ -214,7 +214,7 @@ export function RelationsTab({ thing, canModify }: { thing: Thing; canModify: bo
                     action={{
                       label: linkedIds.has(t._id) ? `Already linked` : `Link ${singular}`,
                       icon: <LinkIcon />,
-                      onClick: () => link(t),
+                      onClick: () => void link(t),
                       disabled: busy,
                     }}
                   />
@@ -263,7 +263,7 @@ export function RelationsTab({ thing, canModify }: { thing: Thing; canModify: bo
         confirmLabel="Unlink"
         busy={busy}
         onCancel={() => setPending(null)}
-        onConfirm={unlink}
+        onConfirm={() => void unlink()}
       />
     </Box>
   );

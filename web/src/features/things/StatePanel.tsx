@@ -40,7 +40,7 @@ export function StatePanel({ thing, canModify }: { thing: Thing; canModify: bool
             color="error"
             size="small"
             startIcon={<NotificationsOff />}
-            onClick={clearAlarm}
+            onClick={() => void clearAlarm()}
             disabled={update.isPending}
           >
             Clear Alarm

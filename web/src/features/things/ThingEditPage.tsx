@@ -223,7 +223,8 @@ function ThingEditor({
       return create.mutateAsync(body);
     }
     // Merged into a fresh copy, so links made meanwhile are kept.
-    const fresh = (await fetchThing(id)) ?? live!;
+    const fresh = (await fetchThing(id)) ?? live;
+    if (!fresh) throw new Error('The thing is not loaded');
     return update.mutateAsync({
       ...fresh,
       common: { ...fresh.common, ...editedCommon(values) },

@@ -121,7 +121,7 @@ export function ThingsList({ thingClass }: { thingClass: ThingClass }) {
         <Button
           variant="outlined"
           startIcon={<FileDownloadOutlined />}
-          onClick={download}
+          onClick={() => void download()}
           disabled={downloading || !siteId}
           data-testid="download-xlsx"
         >

@@ -52,11 +52,11 @@ describe('thing Photo tab', () => {
     expect(await screen.findByRole('button', { name: 'Attach photos' })).toBeInTheDocument();
     const tiles = screen.getAllByTestId('thing-photo');
     expect(tiles).toHaveLength(2);
-    expect(within(tiles[0]!).getByRole('img')).toHaveAttribute(
+    expect(within(tiles[0]).getByRole('img')).toHaveAttribute(
       'src',
       expect.stringContaining(`/api/images/${P1}/thumb`),
     );
-    expect(within(tiles[1]!).getByRole('link', { name: 'Open photo' })).toHaveAttribute(
+    expect(within(tiles[1]).getByRole('link', { name: 'Open photo' })).toHaveAttribute(
       'href',
       expect.stringContaining(`/images/${P2}`),
     );

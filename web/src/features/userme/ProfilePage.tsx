@@ -9,6 +9,7 @@ import { useCurrentUser } from '../session/queries';
 import { passwordProblem } from '../users/passwordRule';
 import { useRoles } from '../users/queries';
 import { useSaveMe } from './queries';
+import { fieldText } from '../../components/formRules';
 
 export interface ProfileForm {
   name: string;
@@ -48,7 +49,7 @@ function ProfileEditor({ me }: { me: CurrentUser }) {
           label: 'Roles',
           kind: 'custom',
           wide: true,
-          render: ({ value }) => <RoleChips ids={(value as string[]) ?? []} />,
+          render: ({ value }) => <RoleChips ids={(value as string[] | undefined) ?? []} />,
         },
         {
           name: 'password',
@@ -56,7 +57,7 @@ function ProfileEditor({ me }: { me: CurrentUser }) {
           kind: 'password',
           autoComplete: 'new-password',
           helperText: 'Leave empty to keep the current password',
-          validate: (value) => (value ? (passwordProblem(String(value)) ?? true) : true),
+          validate: (value) => (value ? (passwordProblem(fieldText(value)) ?? true) : true),
         },
         {
           name: 'verify',

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { adminRules, mockApi, renderAt } from '../../test/utils';
+import { adminRules, mockApi, renderAt, findCall } from '../../test/utils';
 import ProfilePage from '../userme/ProfilePage';
 import UserEditPage from './UserEditPage';
 
@@ -70,7 +70,7 @@ describe('user edit', () => {
     expect(screen.queryByLabelText(/^Password/)).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved user')).toBeInTheDocument();
-    const post = calls.find((c) => c.method === 'POST' && c.url.includes('/api/users'))!;
+    const post = findCall(calls, (c) => c.method === 'POST' && c.url.includes('/api/users'));
     expect(new URL(post.url).searchParams.get('email')).toBe('true');
     expect(await post.json()).toMatchObject({
       name: 'Grace Hopper',
@@ -129,7 +129,7 @@ describe('profile', () => {
     await user.type(name, 'Ada L');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent('/login'));
-    const put = calls.find((c) => c.method === 'PUT')!;
+    const put = findCall(calls, (c) => c.method === 'PUT');
     expect(await put.json()).toEqual({
       name: 'Ada L',
       username: 'ada@example.com',

@@ -18,6 +18,7 @@ import {
   useUpdateUser,
   useUser,
 } from './queries';
+import { fieldText } from '../../components/formRules';
 
 export interface UserForm {
   name: string;
@@ -68,7 +69,7 @@ function UserEditor({ id, user }: { id: string; user: User | undefined }) {
           autoComplete: 'off',
           helperText: 'An email address',
           validate: async (value) => {
-            const email = String(value ?? '').trim();
+            const email = fieldText(value).trim();
             if (!email || email === initialUsername) return true;
             return (await emailExists(email)) ? 'a user with this email already exists' : true;
           },
@@ -97,7 +98,7 @@ function UserEditor({ id, user }: { id: string; user: User | undefined }) {
           requiredWhen: (v) => isNew && !v.sendEmail,
           validate: (value, v) => {
             if (!isNew || v.sendEmail || !value) return true;
-            return passwordProblem(String(value)) ?? true;
+            return passwordProblem(fieldText(value)) ?? true;
           },
         },
       ],

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { adminRules, mockApi, renderAt } from '../../test/utils';
+import { adminRules, mockApi, renderAt, findCall } from '../../test/utils';
 import ZoneEditPage from './ZoneEditPage';
 
 const me = {
@@ -85,7 +85,7 @@ describe('zone edit', () => {
     await user.type(screen.getByLabelText(/Alert Time/), '2.5');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved zone')).toBeInTheDocument();
-    const put = calls.find((c) => c.method === 'PUT')!;
+    const put = findCall(calls, (c) => c.method === 'PUT');
     expect(await put.json()).toMatchObject({
       duration: 150_000_000_000,
       killDuration: 2,

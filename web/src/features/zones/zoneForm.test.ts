@@ -56,7 +56,7 @@ describe('zone form', () => {
 
   it('offers All and the antennas 0 to 8', () => {
     expect(GATE_ANTENNAS.map((a) => a.value)).toEqual([-1, 0, 1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(GATE_ANTENNAS[0]!.label).toBe('All');
+    expect(GATE_ANTENNAS[0].label).toBe('All');
   });
 
   it('rejects negative or non-numeric minutes and hours', () => {
