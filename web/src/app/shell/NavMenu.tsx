@@ -17,7 +17,7 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { useSsoAvailable } from '../../features/auth/queries';
+import { useSsoAvailable } from '../../features/ssosettings/queries';
 import { useSiteReportConfigs } from '../../features/reports/queries';
 import { usePermissions } from '../../features/session/queries';
 import { useSiteMaps } from '../../features/maps/queries';

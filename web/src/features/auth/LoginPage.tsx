@@ -9,7 +9,8 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { TextInput } from '../../components/TextInput';
 import { AuthCard } from './AuthCard';
 import { afterLoginPath, loginFailureMessage } from './loginMessages';
-import { ssoRedirectUrl, useLogin, useSsoAvailable } from './queries';
+import { ssoRedirectUrl, useSsoAvailable } from '../ssosettings/queries';
+import { useLogin } from './queries';
 
 export default function LoginPage() {
   const [params, setParams] = useSearchParams();

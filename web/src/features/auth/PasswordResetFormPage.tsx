@@ -9,7 +9,7 @@ import { ApiError } from '../../api/client';
 import { useSnackbar } from '../../components/Snackbar';
 import { TextInput } from '../../components/TextInput';
 import { AuthCard, ReturnToLoginLink } from './AuthCard';
-import { usePasswordReset } from './queries';
+import { usePasswordReset } from '../passwords/queries';
 import { passwordProblem } from '../users/passwordRule';
 import { usernameFromToken } from './resetToken';
 

@@ -9,7 +9,7 @@ import { isEmail } from '../../components/formRules';
 import { useSnackbar } from '../../components/Snackbar';
 import { TextInput } from '../../components/TextInput';
 import { AuthCard, ReturnToLoginLink } from './AuthCard';
-import { usePasswordResetRequest } from './queries';
+import { usePasswordResetRequest } from '../passwords/queries';
 
 export default function PasswordResetRequestPage() {
   const navigate = useNavigate();

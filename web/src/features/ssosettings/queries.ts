@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
-import type { SsoSettingsWrite } from '../../api/types';
+import type { SsoAvailability, SsoKind, SsoSettingsWrite } from '../../api/types';
 
 export const ssoSettingsKeys = {
   one: ['ssosettings'] as const,
@@ -23,4 +23,35 @@ export function useSaveSsoSettings() {
       void client.invalidateQueries({ queryKey: ['sso'] });
     },
   });
+}
+
+const UNAVAILABLE: SsoAvailability = { available: false, enabled: false };
+
+/**
+ * Whether an SSO kind is offered on the login page (`available`: enabled and configured) or
+ * enabled for the organisation (`enabled`: its settings may be edited); a failure means neither.
+ */
+export function useSsoAvailable(kind: SsoKind, enabled = true) {
+  return useQuery({
+    queryKey: ['sso', kind],
+    queryFn: async (): Promise<SsoAvailability> => {
+      try {
+        const res = await unwrap(
+          api.GET('/api/auth/{kind}/available', { params: { path: { kind } } }),
+        );
+        return { available: res.available === true, enabled: res.enabled === true };
+      } catch {
+        return UNAVAILABLE;
+      }
+    },
+    staleTime: 5 * 60_000,
+    retry: false,
+    enabled,
+  });
+}
+
+/** The server's redirect to the provider; it returns to `referer` after signing in. */
+export function ssoRedirectUrl(kind: SsoKind, referer?: string | null): string {
+  const query = referer ? `?${new URLSearchParams({ referer }).toString()}` : '';
+  return `/api/auth/${kind}/redirect${query}`;
 }

@@ -7,8 +7,7 @@ import { LoadGate } from '../../components/LoadGate';
 import { useSignOut } from '../auth/queries';
 import { useCurrentUser } from '../session/queries';
 import { passwordProblem } from '../users/passwordRule';
-import { useRoles } from '../users/queries';
-import { useSaveMe } from './queries';
+import { useRoles, useSaveMe } from '../users/queries';
 import { fieldText } from '../../components/formRules';
 
 export interface ProfileForm {

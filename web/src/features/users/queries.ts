@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap, unwrapPage } from '../../api/client';
-import type { UserCreate, UserUpdate } from '../../api/types';
+import type { MeUpdate, UserCreate, UserUpdate } from '../../api/types';
 import { listQueryParams, type ListQuery } from '../../components/listQuery';
 
 export const userKeys = {
@@ -76,4 +76,10 @@ export async function emailExists(email: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+export function useSaveMe() {
+  return useMutation({
+    mutationFn: (body: MeUpdate) => unwrap(api.PUT('/api/users/me', { body })),
+  });
 }
