@@ -32,8 +32,8 @@ from tagtrack.core.security import hash_password, new_token, token_hash
 from tagtrack.models import Endpoint, OrgKey, Site, User, Zone, ZoneGate
 from tagtrack.models.ids import ALL_SITES_ID, new_id
 from tagtrack.models.org_key import org_keys_of
-from tagtrack.orgs.repository import OrganizationRepository
-from tagtrack.orgs.service import OrganizationService
+from tagtrack.organizations.repository import OrganizationRepository
+from tagtrack.organizations.service import OrganizationService
 from tests.serve import http_workers
 
 T0 = datetime(2026, 3, 2, 8, 0, tzinfo=UTC)
@@ -65,7 +65,7 @@ def driver_url(url: str) -> str:
 
 @dataclass
 class Floor:
-    """A seeded organisation: one site, readers each with a zone gate, tagged things."""
+    """A seeded organization: one site, readers each with a zone gate, tagged things."""
 
     org_id: str
     site_id: str
@@ -77,7 +77,7 @@ class Floor:
 
 
 async def bench_org(session: AsyncSession) -> tuple[str, str]:
-    """A new organisation through the app's service; its id and the administrator role id."""
+    """A new organization through the app's service; its id and the administrator role id."""
     org = await OrganizationService(
         OrganizationRepository(session), RoleRepository(session)
     ).create_organization("Bench Org", "bench")
@@ -106,7 +106,7 @@ async def timed(count: int, call: Callable[[], Awaitable[object]], warm: int = 3
 
 
 async def seed_floor(url: str, readers: int, things: int, zones: int | None = None) -> Floor:
-    """Organisation, site, admin user and readers through the app's models; things by COPY.
+    """Organization, site, admin user and readers through the app's models; things by COPY.
 
     Each reader is the gate of a zone of its own; `zones` beyond the readers have no gate.
     """

@@ -1,6 +1,6 @@
 """The console's heavy reads at scale, each next to the same query as raw SQL.
 
-One organisation with --things things, --endpoints readers, --zones zones and --images
+One organization with --things things, --endpoints readers, --zones zones and --images
 images; events are generated in the database (generate_series) over 30 days ending at
 23:00 UTC of the day of the run, with a zone visit for every ten events, and grown scale by
 scale (--events, default 1M then 10M) so each scale is measured on the same database. Timed
@@ -198,7 +198,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 class Generator:
-    """Grows the organisation's events and visits in the database, evenly over DAYS days."""
+    """Grows the organization's events and visits in the database, evenly over DAYS days."""
 
     def __init__(self, url: str, floor: Floor, now: datetime) -> None:
         self.url, self.floor, self.now = url, floor, now

@@ -45,7 +45,7 @@ MARCUS = "marcus.webb@northwind.example.com"
 SOFIA = "sofia.lindqvist@northwind.example.com"
 TOM = "tom.okafor@northwind.example.com"
 DESKTOP = {"width": 1366, "height": 860}
-# The demo organisation (made at first start), by its subdomain.
+# The demo organization (made at first start), by its subdomain.
 FIRST_ORG = "northwind"
 MOBILE = {"width": 390, "height": 844}
 
@@ -79,7 +79,7 @@ class Console:
         return [m.as_string() for m in self.mailbox.to(address)]
 
     def org_url(self, subdomain: str) -> str:
-        """The console on an organisation's subdomain (Chromium resolves *.localhost here)."""
+        """The console on an organization's subdomain (Chromium resolves *.localhost here)."""
         return f"http://{subdomain}.localhost:{self.port}"
 
 

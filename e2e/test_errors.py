@@ -193,7 +193,7 @@ def test_every_mutation_shows_the_servers_reason(
 
     walk_record("/reportconfigs/{id}?site={site}", "/api/reportconfigs/{id}", report)
 
-    # Organisation-wide records: categories, sites, users, organisations, API keys.
+    # Organization-wide records: categories, sites, users, organizations, API keys.
     def category() -> str:
         return str(created(api.post("/api/image-categories", data={"name": unique("Cat")}))["id"])
 
@@ -233,7 +233,7 @@ def test_every_mutation_shows_the_servers_reason(
         "Save failed",
     )
 
-    # A new organisation on a subdomain in use; a new user with a username in use.
+    # A new organization on a subdomain in use; a new user with a username in use.
     sub = f"e2e{uuid.uuid4().hex[:8]}"
     created(api.post("/api/organizations", data={"name": sub, "subdomain": sub}))
     create_refused(

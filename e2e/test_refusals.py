@@ -5,7 +5,7 @@ Which test file covers which mutation hook of web/src/features/*/queries.ts (eac
 the real server, its message checked):
 - test_errors.py: zones, endpoints, location tags, maps (save, delete, create with plan),
   report configurations (save, delete), categories, sites (save, delete), users (create,
-  update, delete), organisations (save, delete), API keys (create, delete), things (create,
+  update, delete), organizations (save, delete), API keys (create, delete), things (create,
   update, delete), site settings, images (upload, save, bulk edit, delete one), import parse.
 - this file: new site (duplicate), new report configuration (site deleted meanwhile), user
   password reset (user deleted meanwhile), gallery selection delete (image deleted

@@ -101,7 +101,7 @@ def test_menu_entries_follow_rights(page: Page, console: Console, case: MenuCase
     shot(page, f"menu-{case.who.replace(' ', '-')}")
 
 
-def test_menu_waits_for_the_organisation_labels(page: Page, console: Console) -> None:
+def test_menu_waits_for_the_organization_labels(page: Page, console: Console) -> None:
     held: list[Route] = []
     page.route("**/api/orgsettings", lambda route: held.append(route))
     api_sign_in(page.context, MARCUS, console.demo_password)

@@ -45,7 +45,7 @@ def test_renaming_labels_and_hiding_workers(
         "Require Zone On Import",
     ):
         expect(page.get_by_role("checkbox", name=box)).not_to_be_checked()
-    # The organisation's labels apply until the site sets its own.
+    # The organization's labels apply until the site sets its own.
     expect(menu(page).get_by_role("link", name="Assets", exact=True)).to_be_visible()
     expect(menu(page).get_by_role("link", name="Staff", exact=True)).to_be_visible()
 
@@ -105,7 +105,7 @@ def test_renaming_labels_and_hiding_workers(
     expect(page).to_have_url(re.compile(r"/items\?site="))
     expect(page.get_by_role("heading", name="Tools")).to_be_visible()
 
-    # Another site keeps the organisation's labels.
+    # Another site keeps the organization's labels.
     page.get_by_role("combobox", name="Site").click()
     page.get_by_role("option", name="Rotterdam Distribution Centre").click()
     expect(menu(page).get_by_role("link", name="Assets", exact=True)).to_be_visible()

@@ -39,7 +39,7 @@ def set_sso_enabled(api: APIRequestContext, okta: bool, entra: bool) -> None:
 
 @pytest.fixture
 def org_page(browser: Browser, console: Console) -> Iterator[Page]:
-    """A page on the demo organisation's subdomain (northwind.localhost)."""
+    """A page on the demo organization's subdomain (northwind.localhost)."""
     ctx = browser.new_context(base_url=console.org_url(FIRST_ORG), viewport=DESKTOP)
     ctx.set_default_timeout(10_000)
     yield ctx.new_page()
@@ -93,7 +93,7 @@ def test_sso_settings_then_sign_in_with_okta_and_entra(
     set_sso_enabled(admin_api, okta=True, entra=True)
     sso_buttons(page, okta=0, entra=0)
 
-    # The organisation's administrator sets them up on the SSO Settings screen.
+    # The organization's administrator sets them up on the SSO Settings screen.
     sign_in(page, PRIYA, console.demo_password)
     expect(page.get_by_test_id("top-bar")).to_be_visible()
     page.get_by_role("link", name="SSO Settings").click()
@@ -131,7 +131,7 @@ def test_sso_settings_then_sign_in_with_okta_and_entra(
     expect(page).to_have_url(re.compile(r"^http://127\.0\.0\.1:\d+/okta/interaction/"))
     shot(page, "sso-provider-sign-in")
     sign_in_at_provider(page, TOM)
-    # Back on the organisation's address, signed in (the console opens its items screen).
+    # Back on the organization's address, signed in (the console opens its items screen).
     expect(page.get_by_test_id("top-bar")).to_be_visible()
     expect(page).to_have_url(re.compile(rf"^{re.escape(org_url)}/"))
     expect(page.get_by_role("button", name="Account")).to_contain_text("Tom Okafor")

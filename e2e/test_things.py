@@ -32,7 +32,7 @@ from e2e.tracking_data import (
 pytestmark = pytest.mark.usefixtures("patient_expect")
 
 
-# The demo organisation renames its labels: items are Assets, workers Staff.
+# The demo organization renames its labels: items are Assets, workers Staff.
 ITEMS = "Assets"
 WORKERS = "Staff"
 SERIAL = "Serial No."

@@ -21,7 +21,7 @@ class Reader:
 
 
 def short_tag() -> str:
-    """An EPC-like tag no other test uses (tags are unique in the organisation)."""
+    """An EPC-like tag no other test uses (tags are unique in the organization)."""
     return "E2E" + uuid.uuid4().hex[:13].upper()
 
 

@@ -1,4 +1,4 @@
-"""First start on an empty database: one organisation and a super admin."""
+"""First start on an empty database: one organization and a super admin."""
 
 from dataclasses import dataclass
 
@@ -11,8 +11,8 @@ from tagtrack.core.config import Settings
 from tagtrack.core.security import hash_password, password_problem, random_password
 from tagtrack.kit.wiring import Wiring
 from tagtrack.models import User
-from tagtrack.orgs.repository import OrganizationRepository
-from tagtrack.orgs.service import OrganizationService
+from tagtrack.organizations.repository import OrganizationRepository
+from tagtrack.organizations.service import OrganizationService
 from tagtrack.users.repository import UserRepository
 
 DEFAULT_ADMIN_EMAIL = "admin@tagtrack.example.com"
@@ -53,7 +53,7 @@ async def ensure_first_start(
     org_name: str = "TagTrack",
     subdomain: str = "tagtrack",
 ) -> FirstStart | None:
-    """Create the first organisation and super admin; None when they already exist."""
+    """Create the first organization and super admin; None when they already exist."""
     async with sessionmaker() as session, session.begin():
         await session.execute(select(func.pg_advisory_xact_lock(FIRST_START_LOCK)))
         if await OrganizationRepository(session).any_exist():

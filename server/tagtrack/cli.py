@@ -98,7 +98,7 @@ def serve(
     host: Annotated[str | None, typer.Option(help="Listen address")] = None,
     port: Annotated[int | None, typer.Option(help="Port (default TAGTRACK_PORT or 8000)")] = None,
 ) -> None:
-    """Migrate, create the first organisation if needed, and serve API and console."""
+    """Migrate, create the first organization if needed, and serve API and console."""
     with _metrics_directory():
         _serve(demo, host, port)
 
@@ -160,7 +160,7 @@ def createsuperuser(
     name: Annotated[str, typer.Option(prompt=True)],
     password: Annotated[str, typer.Option(prompt=True, hide_input=True)],
 ) -> None:
-    """Add a super admin to the first organisation."""
+    """Add a super admin to the first organization."""
     from sqlalchemy import select
 
     from tagtrack.bootstrap import create_super_admin, ensure_first_start

@@ -55,7 +55,7 @@ from tagtrack.maps.router import router as maps_router
 from tagtrack.meta.router import probes
 from tagtrack.meta.router import router as meta_router
 from tagtrack.models.base import utcnow
-from tagtrack.orgs.router import router as orgs_router
+from tagtrack.organizations.router import router as organizations_router
 from tagtrack.passwords.router import router as passwords_router
 from tagtrack.processing.process import ProcessingProcess, processing_process
 from tagtrack.processing.worker import ProcessingWorker, processing_worker
@@ -80,7 +80,7 @@ DOCUMENTED = (
     users_router,
     passwords_router,
     roles_router,
-    orgs_router,
+    organizations_router,
     apikeys_router,
     sso_router,
     audit_router,

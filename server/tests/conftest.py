@@ -1,4 +1,4 @@
-"""Fixtures: a migrated real PostgreSQL, the app, and organisations with a user per role."""
+"""Fixtures: a migrated real PostgreSQL, the app, and organizations with a user per role."""
 
 import asyncio
 import itertools
@@ -20,14 +20,14 @@ from tagtrack.kit.wiring import Wiring
 from tagtrack.main import create_app
 from tagtrack.models import Site, User
 from tagtrack.models.ids import ALL_SITES_ID
-from tagtrack.orgs.service import OrganizationService
+from tagtrack.organizations.service import OrganizationService
 from tests import tenant_sql
 from tests.database import fresh_database
 from tests.tracking import Floor
 
 PASSWORD = "Correct-Horse-Battery-42"
 _counter = itertools.count(1)
-# Seeded users get a cheap hash so each organisation signs in quickly; the server
+# Seeded users get a cheap hash so each organization signs in quickly; the server
 # verifies whatever argon2 parameters a hash carries.
 FAST_HASH = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1).hash(PASSWORD)
 
@@ -63,7 +63,7 @@ def database_url() -> Iterator[str]:
 
 @pytest.fixture
 async def history_db() -> AsyncIterator[async_sessionmaker[AsyncSession]]:
-    """A database of its own: retention and partition changes reach every organisation."""
+    """A database of its own: retention and partition changes reach every organization."""
     with fresh_database() as url:
         upgrade(url)
         engine = create_engine(url)
@@ -109,7 +109,7 @@ def make_client(app: object, client_ip: str = "127.0.0.1") -> httpx.AsyncClient:
 
 @dataclass
 class Org:
-    """An organisation with two sites and one signed-in client per seeded role."""
+    """An organization with two sites and one signed-in client per seeded role."""
 
     id: str
     subdomain: str
@@ -171,7 +171,7 @@ async def org_factory(
             )
             assert response.status_code == 200, response.text
 
-        # Concurrent sign-ins keep each organisation cheap to make.
+        # Concurrent sign-ins keep each organization cheap to make.
         await asyncio.gather(*(sign_in(role, name) for role, name in usernames.items()))
         result.clients = {role: result.clients[role] for role in usernames}
         created.append(result)
@@ -196,6 +196,6 @@ async def floor(
     settings: Settings,
     anonymous: httpx.AsyncClient,
 ) -> Floor:
-    """A fresh organisation's first site, to build readers, zones and things on."""
+    """A fresh organization's first site, to build readers, zones and things on."""
     org = await org_factory()
     return Floor(org.id, org.site_ids[0], sessionmaker, settings, anonymous)

@@ -20,7 +20,7 @@ from tagtrack.core.db import (
 from tagtrack.core.migrate import upgrade
 from tagtrack.kit.wiring import Wiring
 from tagtrack.models import Organization
-from tagtrack.orgs.service import OrganizationService
+from tagtrack.organizations.service import OrganizationService
 
 LOCAL_ADMIN_URL = os.environ.get(
     "TAGTRACK_TEST_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/test"
@@ -66,7 +66,7 @@ def fresh_database() -> Iterator[str]:
 async def database_with_org(
     name: str, subdomain: str
 ) -> AsyncIterator[tuple[async_sessionmaker[AsyncSession], Organization]]:
-    """A fresh migrated database holding one new organisation, and a sessionmaker on it."""
+    """A fresh migrated database holding one new organization, and a sessionmaker on it."""
     with fresh_database() as url:
         upgrade(url)
         engine = create_engine(url)

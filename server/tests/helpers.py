@@ -82,5 +82,5 @@ async def signed_in_user(
         "/api/auth/login", json={"username": username, "password": PASSWORD}
     )
     assert response.status_code == 200, response.text
-    org.clients[f"{name}-{user_id}"] = client  # closed with the organisation's clients
+    org.clients[f"{name}-{user_id}"] = client  # closed with the organization's clients
     return client, user_id

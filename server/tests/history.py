@@ -1,4 +1,4 @@
-"""History without the API: an organisation's floor, reads processed at once, retention."""
+"""History without the API: an organization's floor, reads processed at once, retention."""
 
 from datetime import datetime
 
@@ -9,14 +9,14 @@ from tagtrack.core.config import Settings
 from tagtrack.kit.wiring import Wiring
 from tagtrack.models import Organization, PendingRead, Site
 from tagtrack.models.ids import new_id
-from tagtrack.orgs.service import OrganizationService
+from tagtrack.organizations.service import OrganizationService
 from tests.tracking import T0, Floor
 
 Maker = async_sessionmaker[AsyncSession]
 
 
 async def new_floor(maker: Maker, settings: Settings, name: str) -> Floor:
-    """An organisation with one site, as a floor to build on (no API client)."""
+    """An organization with one site, as a floor to build on (no API client)."""
     async with maker() as session, session.begin():
         organizations = Wiring(session).get(OrganizationService)
         org = await organizations.create_organization(name, f"{name.lower()}-{new_id()[-6:]}")

@@ -83,7 +83,7 @@ async def deliver(
     org_id: str | None = None,
     later: timedelta = timedelta(0),
 ) -> int:
-    """Send the due mail of the outbox (of one organisation) to this SMTP server, as the
+    """Send the due mail of the outbox (of one organization) to this SMTP server, as the
     background sender does, on a clock `later` ahead; the number sent."""
     given = settings.model_copy(update={"smtp_url": smtp_url})
     sender = OutboxSender(sessionmaker, given, clock=lambda: utcnow() + later)

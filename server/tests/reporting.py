@@ -1,4 +1,4 @@
-"""Builders for the report and exception tests: an organisation with a floor on its first
+"""Builders for the report and exception tests: an organization with a floor on its first
 site, site clock settings, and XLSX workbooks opened with openpyxl."""
 
 import io
@@ -28,7 +28,7 @@ async def org_with_floor(
     anonymous: httpx.AsyncClient,
     **site: Any,
 ) -> tuple[Org, Floor]:
-    """A fresh organisation and a floor on its first site, with these site columns set."""
+    """A fresh organization and a floor on its first site, with these site columns set."""
     org = await org_factory()
     if site:
         async with sessionmaker() as session, session.begin():

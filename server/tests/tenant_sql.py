@@ -7,10 +7,10 @@ sent it (the select list and RETURNING do not count: org_id must be in the rows 
 writes, or in a join or WHERE condition); statements sent by test code itself (setting up
 rows, checking them) are not the server's and are not checked. At the end of the run
 conftest.py fails it when any such statement came from a function not in
-`ACROSS_ORGANISATIONS`.
+`ACROSS_ORGANIZATIONS`.
 
-That is what lets a database sharded by organisation (Citus, distribution column org_id)
-send each statement to one node, and it keeps one organisation's request from touching
+That is what lets a database sharded by organization (Citus, distribution column org_id)
+send each statement to one node, and it keeps one organization's request from touching
 another's rows.
 """
 
@@ -27,7 +27,7 @@ import asyncpg
 import tagtrack
 from tagtrack.models import Base
 
-# Global tables that carry org_id as data: found by a key before the organisation is known
+# Global tables that carry org_id as data: found by a key before the organization is known
 # (org_keys: reader keys, endpoint ids, API tokens, usernames) or by a secret token
 # (sign-in state). Once sharded they are reference tables, not distributed.
 GLOBAL_TABLES = frozenset({"org_keys", "user_sessions", "password_resets", "sso_logins"})
@@ -40,16 +40,16 @@ _SERVER = str(Path(tagtrack.__file__).parent) + "/"
 _HELPERS = _SERVER + "kit/"
 _TESTS = str(Path(__file__).parent) + "/"
 
-# Server functions that work across organisations by design, and why: housekeeping over
-# every organisation (a multi-shard statement once sharded, run in the background, never
-# for a request), and tools that name a site rather than an organisation.
-ACROSS_ORGANISATIONS = {
+# Server functions that work across organizations by design, and why: housekeeping over
+# every organization (a multi-shard statement once sharded, run in the background, never
+# for a request), and tools that name a site rather than an organization.
+ACROSS_ORGANIZATIONS = {
     "tagtrack.processing.repository:ProcessingRepository.orgs_with_pending": "processing loop",
     "tagtrack.processing.repository:ProcessingRepository.purge_before": "old raw payloads",
     "tagtrack.reports.repository:DailyRepository.scheduled_sites": "daily jobs scheduler",
     "tagtrack.mail.repository:OutboxRepository.orgs_due": "mail outbox sender",
     "tagtrack.mail.repository:OutboxRepository.next_due": "mail outbox sender",
-    # The command-line import names a site by id or name, not its organisation.
+    # The command-line import names a site by id or name, not its organization.
     "tagtrack.imports.repository:ImportRepository.sites_named": "site named on the command line",
     # The demo's reader simulator drives every site of its database.
     "tagtrack.demo.repository:DemoRepository.endpoints": "demo simulator",
@@ -64,7 +64,7 @@ ACROSS_ORGANISATIONS = {
 class SqlLog:
     """Unfiltered statements on tenant tables, by the server function that sent them."""
 
-    allowed: dict[str, str] = field(default_factory=lambda: dict(ACROSS_ORGANISATIONS))
+    allowed: dict[str, str] = field(default_factory=lambda: dict(ACROSS_ORGANIZATIONS))
     offenders: dict[tuple[str, str], str] = field(default_factory=dict)
     # Statement text -> whether it names a tenant table without org_id (most repeat).
     _verdicts: dict[str, bool] = field(default_factory=dict)

@@ -29,10 +29,10 @@ from tests.tracking_api import (
     thing_body,
 )
 
-# Callers in the order they run: destructive calls by the home organisation's roles come last.
+# Callers in the order they run: destructive calls by the home organization's roles come last.
 ROLES = ("Viewer", "Operator", "Manager", "Administrator", "Super Admin")
 KEY_ROLE = "Manager"
-# Path parameters that name no stored resource of an organisation.
+# Path parameters that name no stored resource of an organization.
 NOT_IDS = {"kind", "path"}
 # Routes that take a file: a real one, so the answer is about the caller, not the body.
 UPLOADS = {
@@ -66,7 +66,7 @@ def path_params(path: str) -> list[str]:
 
 @dataclass
 class Home:
-    """Organisation A with one resource of each kind, and the values to fill paths with."""
+    """Organization A with one resource of each kind, and the values to fill paths with."""
 
     org: Org
     values: dict[str, str]
@@ -179,7 +179,7 @@ def problems_of(
         if status in (401, 403):
             return [f"refused, expected allowed: {seen}"]
         if caller.other_org and any(m in response.text for m in home.markers):
-            return [f"another organisation's data: {seen}"]
+            return [f"another organization's data: {seen}"]
         return []
     if str(status) != want:
         return [f"expected {want}: {seen}"]
@@ -205,7 +205,7 @@ async def test_every_route_answers_every_caller_as_the_table_says(
     callers = [
         Caller("anonymous", make_client(app), None),
         Caller(
-            "administrator of another organisation",
+            "administrator of another organization",
             other.client("Administrator"),
             "Administrator",
             True,
@@ -235,7 +235,7 @@ async def test_every_route_answers_every_caller_as_the_table_says(
         for caller in callers[:3:2]:
             await caller.client.aclose()
     assert problems == [], "\n".join(problems)
-    # The other organisation's attempts changed nothing: every resource still reads.
+    # The other organization's attempts changed nothing: every resource still reads.
     admin = make_client(app)
     signed_in = await admin.post(
         "/api/auth/login",

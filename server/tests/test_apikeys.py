@@ -83,7 +83,7 @@ async def test_a_key_has_exactly_its_roles_rights_within_its_sites(app, org_fact
         assert sites.status_code == 200
         assert [s["_id"] for s in sites.json()] == [site_a]
         assert (await key.get(f"/api/sites/{site_a}")).status_code == 200
-        # Another site of the same organisation is out of the key's reach.
+        # Another site of the same organization is out of the key's reach.
         assert_error(await key.get(f"/api/sites/{site_b}"), 404, "not found")
         assert_error(await key.get(f"/api/sites/{site_b}/settings"), 404, "not found")
         # A Viewer may read, not change.
@@ -104,7 +104,7 @@ async def test_an_administrator_key_on_all_sites(app, org_factory) -> None:
         assert {s["_id"] for s in (await key.get("/api/sites")).json()} == set(org.site_ids)
         users = await key.get("/api/users")
         assert users.status_code == 200 and users.headers["x-total-count"] == "5"
-        # Never a super admin: organisations stay out of reach.
+        # Never a super admin: organizations stay out of reach.
         assert_error(await key.get("/api/organizations"), 403, "forbidden")
 
 
@@ -193,7 +193,7 @@ async def test_a_site_scoped_admin_grants_only_their_own_sites(
     assert (await client.post("/api/apikeys", json=key_body(org, sites=[mine]))).status_code == 201
 
 
-async def test_another_organisations_key_is_not_found(org_factory) -> None:
+async def test_another_organizations_key_is_not_found(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     theirs = await create_key(other)

@@ -1,4 +1,4 @@
-"""The audit log: sign-ins, deletions and changes, with actor, organisation and time; no secret."""
+"""The audit log: sign-ins, deletions and changes, with actor, organization and time; no secret."""
 
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -164,7 +164,7 @@ async def test_the_service_function_hides_secret_details(sessionmaker, org_facto
     assert "images.exported" in actions(rows)
 
 
-async def test_filters_paging_and_organisation_scope(org_factory) -> None:
+async def test_filters_paging_and_organization_scope(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     admin = org.client("Administrator")

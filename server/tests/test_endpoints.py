@@ -146,7 +146,7 @@ async def test_missing_site_or_name_and_malformed_json(org_factory) -> None:
     assert (await admin.get("/api/endpoints")).headers["x-total-count"] == "0"
 
 
-async def test_names_are_unique_in_the_organisation(org_factory) -> None:
+async def test_names_are_unique_in_the_organization(org_factory) -> None:
     org: Org = await org_factory()
     admin = org.client("Administrator")
     first = await make_endpoint(admin, org.site_ids[0], "Gate")
@@ -157,7 +157,7 @@ async def test_names_are_unique_in_the_organisation(org_factory) -> None:
     assert_error(response, 400, "duplicate")
     # Saving an endpoint under its own name is fine.
     assert (await admin.put(f"/api/endpoints/{first['_id']}", json=first)).status_code == 200
-    # Another organisation may use the same name.
+    # Another organization may use the same name.
     org2: Org = await org_factory()
     await make_endpoint(org2.client("Administrator"), org2.site_ids[0], "Gate")
 
@@ -183,7 +183,7 @@ async def test_rights_per_role(org_factory) -> None:
     assert (await manager.delete(f"/api/endpoints/{made['_id']}")).status_code == 204
 
 
-async def test_another_organisations_endpoint_is_not_found(org_factory, sessionmaker) -> None:
+async def test_another_organizations_endpoint_is_not_found(org_factory, sessionmaker) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     theirs = await make_endpoint(other.client("Administrator"), other.site_ids[0], "Theirs")
@@ -199,7 +199,7 @@ async def test_another_organisations_endpoint_is_not_found(org_factory, sessionm
     assert_error(await admin.get(f"/api/endpoints/statusfb/{theirs['_id']}"), 404)
     assert_error(await admin.get("/api/endpoints/status", params={"endpoint": theirs["_id"]}), 404)
     assert_error(await admin.get(f"/api/endpoints/{OTHER_ID}"), 404)
-    # Nor can an endpoint be put in another organisation's site.
+    # Nor can an endpoint be put in another organization's site.
     body = endpoint_body(other.site_ids[0], "Sneaky")
     assert_error(await admin.post("/api/endpoints", json=body), 404)
     assert (await admin.get("/api/endpoints")).json() == []

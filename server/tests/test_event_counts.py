@@ -233,10 +233,10 @@ async def test_a_deleted_site_takes_its_counts_with_it(
     assert await listed_total(org.client("Manager"), after=T0 - HOUR, before=T0 + 3 * HOUR) == 2
 
 
-async def test_counts_follow_retention_partition_maintenance_and_organisation_deletion(
+async def test_counts_follow_retention_partition_maintenance_and_organization_deletion(
     history_db: Maker, settings: Settings, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Small batches, so retention deletes an organisation's old events over several.
+    # Small batches, so retention deletes an organization's old events over several.
     monkeypatch.setattr(retention, "BATCH", 3)
     brief = await new_floor(history_db, settings, "Brief")
     keeper = await new_floor(history_db, settings, "Keeper")
@@ -291,7 +291,7 @@ async def test_counts_follow_retention_partition_maintenance_and_organisation_de
         )
     assert hours == 1
 
-    # An organisation's deletion takes its sites' counts.
+    # An organization's deletion takes its sites' counts.
     async with history_db() as session, session.begin():
         await session.execute(
             text("DELETE FROM organizations WHERE id = :org"), {"org": keeper.org_id}
@@ -340,7 +340,7 @@ async def test_the_migration_counts_existing_events(settings: Settings) -> None:
 # Random reads (four readers on two sites, a few tags, times around hour boundaries and a
 # midnight, now and then a wrong clock) posted in a few batches, then random periods:
 # every total the Events page gives equals counting the events. Examples add up in one
-# organisation, so later ones fold into and move the events of earlier ones.
+# organization, so later ones fold into and move the events of earlier ones.
 BASE = datetime(2026, 3, 1, 21, 0, tzinfo=UTC)
 SPAN = 5 * 3600
 moment_strategy = st.one_of(

@@ -378,7 +378,7 @@ async def test_rights(org_factory) -> None:
     assert_error(await viewer.post("/api/images/edit", json={"ids": [image["id"]]}), 403)
 
 
-async def test_another_organisations_image_is_not_found(org_factory) -> None:
+async def test_another_organizations_image_is_not_found(org_factory) -> None:
     mine: Org = await org_factory()
     theirs: Org = await org_factory()
     image = await uploaded(theirs.client("Administrator"), jpeg())
@@ -515,7 +515,7 @@ async def test_neighbours_step_through_the_gallery_order_from_any_image(org_fact
     assert_error(await theirs.client("Viewer").get(f"/api/images/{ids['dent']}/neighbours"), 404)
 
 
-async def test_tag_suggestions_list_the_organisations_tags(org_factory) -> None:
+async def test_tag_suggestions_list_the_organizations_tags(org_factory) -> None:
     org: Org = await org_factory()
     await _gallery(org)
     client = org.client("Viewer")

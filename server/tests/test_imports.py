@@ -273,7 +273,7 @@ async def test_a_duplicate_tag_is_reported_then_filled_in(org_factory) -> None:
 
 
 async def prefix_tags(admin: httpx.AsyncClient, site: str) -> None:
-    """Tags get the organisation's prefix, and duplicates are looked for with it."""
+    """Tags get the organization's prefix, and duplicates are looked for with it."""
     await save_settings(
         admin,
         site,
@@ -357,7 +357,7 @@ async def test_the_mapping_is_saved_without_touching_other_settings(org_factory)
     assert_error(await manager.post("/api/import/row", json=reused), 400, message="more than once")
 
 
-async def test_rights_and_other_organisations(org_factory) -> None:
+async def test_rights_and_other_organizations(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     viewer = org.client("Viewer")
@@ -456,7 +456,7 @@ def single_result(response: httpx.Response) -> dict[str, Any]:
 
 
 async def stored(client: httpx.AsyncClient, site: str) -> list[tuple[Any, ...]]:
-    """What an organisation holds after an import: its items and its category names."""
+    """What an organization holds after an import: its items and its category names."""
     listed = (await client.get("/api/things", params={"site": site, "limit": 100})).json()
     things = sorted(
         (t["common"]["name"], t["common"]["serial"], t["common"]["tags"], t["common"]["tags1"],
@@ -468,7 +468,7 @@ async def stored(client: httpx.AsyncClient, site: str) -> list[tuple[Any, ...]]:
 
 
 async def test_a_batch_answers_each_row_as_the_single_row_call_would(org_factory) -> None:
-    """The same rows into two organisations set up alike, one row at a time into the one and
+    """The same rows into two organizations set up alike, one row at a time into the one and
     in one batch into the other: the same answer for every row, and the same items and
     categories stored, none of them from a refused row."""
     rows = [

@@ -180,7 +180,7 @@ async def test_user_messages_and_manual_events(org_factory: Any, floor: Floor) -
     await mine.drain()
     [event] = await mine.events(tag)
     assert event.endpoint_id == handheld.id
-    # Another organisation's endpoint is not found.
+    # Another organization's endpoint is not found.
     stranger = await floor.endpoint("Stranger")
     body["endpoint"] = stranger.id
     assert (await operator.post("/api/messages/user", json=body)).status_code == 404
@@ -228,7 +228,7 @@ async def test_events_list_filters_and_counts(org_factory: Any, floor: Floor) ->
     assert other_site.json() == []
     assert (await viewer.get("/api/events", params={"site": "f" * 24})).json() == []
     assert (await viewer.get("/api/events", params={"endpoint": "x"})).status_code == 400
-    # Another organisation sees none of it.
+    # Another organization sees none of it.
     stranger = await org_factory()
     response = await stranger.client("Administrator").get("/api/events")
     assert response.headers["x-total-count"] == "0"

@@ -1,4 +1,4 @@
-"""Live updates: committed changes reach the streams of their organisation's site, through
+"""Live updates: committed changes reach the streams of their organization's site, through
 real servers sharing one database, and the stream keeps to its caller's access."""
 
 import asyncio

@@ -88,7 +88,7 @@ async def test_missing_fields_and_malformed_json(org_factory) -> None:
     assert (await admin.get("/api/locationtags")).headers["x-total-count"] == "0"
 
 
-async def test_tags_are_unique_in_the_organisation_ignoring_case(org_factory) -> None:
+async def test_tags_are_unique_in_the_organization_ignoring_case(org_factory) -> None:
     org: Org = await org_factory()
     admin = org.client("Administrator")
     first = await created(
@@ -104,7 +104,7 @@ async def test_tags_are_unique_in_the_organisation_ignoring_case(org_factory) ->
     url = f"/api/locationtags/{second['_id']}"
     assert_error(await admin.put(url, json={**second, "tag": "Loc-1"}), 400, "duplicate")
     assert (await admin.get(url)).json()["tag"] == "LOC-2"
-    # Its own tag is fine, and another organisation may use the same tag.
+    # Its own tag is fine, and another organization may use the same tag.
     assert (await admin.put(f"/api/locationtags/{first['_id']}", json=first)).status_code == 200
     other: Org = await org_factory()
     await created(
@@ -174,7 +174,7 @@ async def test_rights_per_role(org_factory) -> None:
     assert (await org.client("Manager").delete(url)).status_code == 204
 
 
-async def test_other_organisation_and_site_scope(org_factory, app, sessionmaker) -> None:
+async def test_other_organization_and_site_scope(org_factory, app, sessionmaker) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     admin = org.client("Administrator")

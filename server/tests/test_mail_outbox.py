@@ -146,7 +146,7 @@ async def test_reset_and_dwell_mail_asked_for_during_an_outage_arrive_once_after
     await asyncio.sleep(1.5)  # longer than the longest wait between attempts
     assert len(mailbox.to(username)) == 1 and len(mailbox.to("cold@example.com")) == 1
 
-    # The organisation's administrator reads why the mail was late.
+    # The organization's administrator reads why the mail was late.
     log = await org.client("Administrator").get("/api/auditlog", params={"action": "mail.failed"})
     assert log.status_code == 200
     [first, *_] = sorted(log.json(), key=lambda e: e["time"])

@@ -1,4 +1,4 @@
-"""Maps: CRUD, the floor-plan picture, things placed on a map, rights, organisations."""
+"""Maps: CRUD, the floor-plan picture, things placed on a map, rights, organizations."""
 
 import io
 import json
@@ -306,7 +306,7 @@ async def test_floor_plan_files_go_with_their_map_and_with_their_site(
     assert (await admin.get(f"/api/maps/{first['_id']}/image")).status_code == 200
 
 
-async def test_rights_and_other_organisations(org_factory) -> None:
+async def test_rights_and_other_organizations(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     site = org.site_ids[0]

@@ -1,5 +1,5 @@
 """Migration 0010 (org_id in every key) on a database with data: every row is kept, the new
-org_id columns are filled from their parents, references cannot leave their organisation,
+org_id columns are filled from their parents, references cannot leave their organization,
 and the downgrade gives back what was there."""
 
 import json
@@ -23,7 +23,7 @@ def _id(org: str, name: str) -> str:
 
 
 def _rows(org: str) -> list[tuple[str, dict[str, Any]]]:
-    """One row per table for one organisation, parents first, every reference set."""
+    """One row per table for one organization, parents first, every reference set."""
 
     def i(name: str) -> str:
         return _id(org, name)
@@ -182,7 +182,7 @@ def _primary_key(db: psycopg.Connection[Any], table: str) -> str:
     return str(row[0])
 
 
-def _references_stay_in_their_organisation(db: psycopg.Connection[Any]) -> None:
+def _references_stay_in_their_organization(db: psycopg.Connection[Any]) -> None:
     with pytest.raises(psycopg.errors.ForeignKeyViolation):
         db.execute(
             "UPDATE things SET zone_id = %s WHERE id = %s", (_id("b", "zone"), _id("a", "thing"))
@@ -195,7 +195,7 @@ def _references_stay_in_their_organisation(db: psycopg.Connection[Any]) -> None:
         "SELECT org_id, zone_id FROM things WHERE id = %s", (_id("a", "thing"),)
     ).fetchone()
     assert row == (_id("a", "org"), None)
-    # Deleting a site takes what belongs to it, in its organisation only.
+    # Deleting a site takes what belongs to it, in its organization only.
     db.execute("DELETE FROM sites WHERE id = %s", (_id("a", "site"),))
     left = db.execute("SELECT org_id FROM things UNION ALL SELECT org_id FROM endpoints").fetchall()
     assert left == [(_id("b", "org"),)] * 2
@@ -240,7 +240,7 @@ def test_upgrade_keeps_every_row_and_downgrade_gives_them_back() -> None:
             for table in ("sites", "endpoints", "things", "zones", "users", "roles"):
                 assert _primary_key(db, table) == "org_id, id"
             assert _primary_key(db, "ingest_batches") == "org_id, endpoint_id, batch_id"
-            _references_stay_in_their_organisation(db)
+            _references_stay_in_their_organization(db)
 
         command.downgrade(alembic_config(url), BEFORE)
         with _connect(url) as db:

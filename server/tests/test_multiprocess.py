@@ -36,7 +36,7 @@ from tagtrack.models import (
     ZoneGate,
 )
 from tagtrack.models.ids import new_id
-from tagtrack.orgs.service import OrganizationService
+from tagtrack.organizations.service import OrganizationService
 from tests.broker import mqtt_broker
 from tests.database import fresh_database
 from tests.mailbox import smtp_server
@@ -59,7 +59,7 @@ def midday_timezone(now: datetime) -> str:
 
 
 async def seed(maker: async_sessionmaker[AsyncSession], now: datetime) -> dict[str, Any]:
-    """An organisation and a site whose daily time is the current minute of its clock, four
+    """An organization and a site whose daily time is the current minute of its clock, four
     readers on the gates of one zone with a one-minute alert time, and the things."""
     timezone = midday_timezone(now)
     local = now.astimezone(ZoneInfo(timezone))
@@ -175,7 +175,7 @@ async def test_processes_split_the_work_once_through_a_kill() -> None:
             return running.enter_context(serve(own, port=port, stop_signal=signal.SIGTERM))
 
         # All start together on an empty database: one migrates and creates the first
-        # organisation while the others wait.
+        # organization while the others wait.
         with ThreadPoolExecutor(PROCESSES) as starting:
             servers = list(starting.map(start, ports))
         engine = create_engine(url)

@@ -1,5 +1,5 @@
 """History partitioned by month: partitions made ahead, DEFAULT for rows outside them,
-retention per organisation (whole partitions dropped, or an organisation's older rows
+retention per organization (whole partitions dropped, or an organization's older rows
 deleted), queries across a month boundary, and the migration keeping existing rows."""
 
 import asyncio
@@ -69,7 +69,7 @@ async def add_visit(
 
 
 async def rows_where(maker: Maker, table: str, org_id: str) -> dict[str, str]:
-    """id -> the partition holding it, of an organisation's rows of a history table."""
+    """id -> the partition holding it, of an organization's rows of a history table."""
     async with maker() as session:
         rows = await session.execute(
             text(f"SELECT id, tableoid::regclass::text FROM {table} WHERE org_id = :org"),
@@ -155,7 +155,7 @@ async def test_reads_far_from_now_are_kept_and_get_their_month_later(
     assert where[stray_id] == partition_name("events", month_start(stray))
 
 
-async def test_retention_drops_a_month_only_when_every_organisation_with_rows_lets_it_go(
+async def test_retention_drops_a_month_only_when_every_organization_with_rows_lets_it_go(
     history_db: Maker, settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO, logger="tagtrack.retention")

@@ -20,7 +20,7 @@ from tagtrack.main import create_app
 from tagtrack.models import User
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import ALL_SITES_ID
-from tagtrack.orgs.service import OrganizationService
+from tagtrack.organizations.service import OrganizationService
 from tagtrack.passwords.service import reset_token
 from tests.conftest import FAST_HASH, PASSWORD, Org, make_client
 from tests.database import fresh_database
@@ -133,7 +133,7 @@ async def test_reset_request_never_reveals_whether_an_account_exists(mail_app, m
         assert forged.json()["reason"] == "invalid token"
 
 
-async def test_admin_sends_a_reset_link_within_the_organisation_only(
+async def test_admin_sends_a_reset_link_within_the_organization_only(
     org_factory, mail_app, mailbox_url
 ) -> None:
     mailbox, _ = mailbox_url

@@ -315,7 +315,7 @@ async def test_report_configs_crud_rights_and_lookups(
     assert [f["id"] for f in (await viewer.get("/api/reportformat")).json()] == ["excel", "json"]
 
 
-async def test_report_configs_refuse_bad_input_and_other_organisations(
+async def test_report_configs_refuse_bad_input_and_other_organizations(
     org_factory: Any, sessionmaker: Any, settings: Any, anonymous: Any
 ) -> None:
     org, floor = await org_with_floor(org_factory, sessionmaker, settings, anonymous)
@@ -449,7 +449,7 @@ async def test_activity_groups_reads_by_thing_and_site_day(
     )  # fmt: skip
     assert values(everywhere)[1:] == [(*row, "America/New_York") for row in values(sheet)[1:]]
     stranger = (await org_factory()).client("Viewer")
-    # Another organisation's site shows nothing of it.
+    # Another organization's site shows nothing of it.
     assert (await stranger.get("/api/eventsbything", params=period)).json() == []
     bad = {**period, "after": "yesterday"}
     assert (await org.client("Viewer").get("/api/eventsbything", params=bad)).status_code == 422
@@ -518,7 +518,7 @@ async def test_zone_durations_and_their_totals_per_zone(
         ("Cart", site, alpha.name),
         ("Pallet jack", site, alpha.name),
     ]
-    # Another organisation's site: nothing of it, as in the list.
+    # Another organization's site: nothing of it, as in the list.
     foreign_book = xlsx(
         await stranger.get("/api/zonedurations/export", params=period), "zoneshistory.xlsx"
     )
@@ -585,7 +585,7 @@ async def test_zone_status_export_lists_what_is_in_each_zone_now(
     ]
 
     stranger = (await org_factory()).client("Viewer")
-    # Another organisation's site: nothing of it.
+    # Another organization's site: nothing of it.
     foreign_book = xlsx(
         await stranger.get("/api/zonestatus/export", params=params), "zonestatus.xlsx"
     )

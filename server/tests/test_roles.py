@@ -1,4 +1,4 @@
-"""Roles of an organisation and the access rules merged over roles."""
+"""Roles of an organization and the access rules merged over roles."""
 
 import pytest
 
@@ -35,7 +35,7 @@ async def test_super_admins_see_every_role(org_factory) -> None:
     assert {r["id"] for r in response.json()} == set(org.role_ids.values())
 
 
-async def test_roles_are_per_organisation(org_factory) -> None:
+async def test_roles_are_per_organization(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     ids = {r["id"] for r in (await org.client("Super Admin").get("/api/roles")).json()}
@@ -89,7 +89,7 @@ async def test_rules_are_merged_over_roles(org_factory) -> None:
     assert len(merged) == len(RESOURCES)
 
 
-async def test_rules_of_other_organisations_roles_are_empty(org_factory) -> None:
+async def test_rules_of_other_organizations_roles_are_empty(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     client = org.client("Super Admin")

@@ -179,7 +179,7 @@ async def test_the_proxy_forwarded_client_address_counts_for_rate_limits(
     "headers",
     [
         {"Sec-Fetch-Site": "cross-site"},
-        # Another organisation's subdomain is the same site, but not the same origin.
+        # Another organization's subdomain is the same site, but not the same origin.
         {"Sec-Fetch-Site": "same-site"},
         {"Origin": "https://evil.example"},
         {"Origin": "null"},

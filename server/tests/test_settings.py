@@ -1,4 +1,4 @@
-"""Site settings and organisation settings."""
+"""Site settings and organization settings."""
 
 from typing import Any
 
@@ -182,7 +182,7 @@ async def test_site_settings_need_a_session(org_factory, anonymous) -> None:
     assert await site_settings(org, org.site_ids[0]) == SITE_DEFAULTS
 
 
-async def test_another_organisations_site_settings_are_not_found(org_factory) -> None:
+async def test_another_organizations_site_settings_are_not_found(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     saved = {**SITE_DEFAULTS, "itemLabel": "Theirs"}
@@ -222,7 +222,7 @@ async def test_deleting_a_site_removes_its_settings(org_factory) -> None:
     assert_error(await client.get(settings_url(site_id)), 404)
 
 
-# --- organisation settings --------------------------------------------------------------------
+# --- organization settings --------------------------------------------------------------------
 
 
 async def test_org_settings_default_to_empty(org_factory) -> None:
@@ -232,7 +232,7 @@ async def test_org_settings_default_to_empty(org_factory) -> None:
     assert response.json() == ORG_DEFAULTS
 
 
-async def test_org_settings_round_trip_per_organisation(org_factory) -> None:
+async def test_org_settings_round_trip_per_organization(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     response = await org.client("Administrator").post("/api/orgsettings", json=ORG_SETTINGS)

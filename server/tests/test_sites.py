@@ -168,7 +168,7 @@ async def test_concurrent_creates_of_one_name_give_one_site(org_factory) -> None
     assert [s["name"] for s in await sites_of(org)].count("Twin") == 1
 
 
-async def test_same_site_name_in_another_organisation_is_fine(org_factory) -> None:
+async def test_same_site_name_in_another_organization_is_fine(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     name = (await sites_of(other))[0]["name"]
@@ -249,7 +249,7 @@ async def test_sites_need_a_session(org_factory, anonymous) -> None:
     assert await sites_of(org) == before
 
 
-async def test_another_organisations_sites_are_not_found(org_factory) -> None:
+async def test_another_organizations_sites_are_not_found(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     before = await sites_of(other)

@@ -126,14 +126,14 @@ async def test_available_only_when_configured_and_enabled_for_the_subdomain(
         assert await available("okta") == {"available": True, "enabled": True}
         # Entra needs a tenant (and this installation's registration).
         assert await available("entra") == {"available": False, "enabled": False}
-    # Another organisation's subdomain, and a host that names none, offer nothing.
+    # Another organization's subdomain, and a host that names none, offer nothing.
     for host in (host_of(other), "unknown-org.tagtrack.test", "127.0.0.1:8000"):
         async with browser(app, host) as client:
             response = await client.get("/api/auth/okta/available")
             assert response.json() == {"available": False, "enabled": False}, host
 
 
-async def test_a_signed_in_user_is_answered_for_their_own_organisation(
+async def test_a_signed_in_user_is_answered_for_their_own_organization(
     org_factory, provider
 ) -> None:
     org: Org = await org_factory()
@@ -198,7 +198,7 @@ async def test_settings_need_sso_rights(org_factory, role: str) -> None:
     assert_error(await org.client(role).put("/api/ssosettings", json={}), 403, "forbidden")
 
 
-async def test_settings_are_per_organisation(org_factory) -> None:
+async def test_settings_are_per_organization(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     await org.client("Administrator").put("/api/ssosettings", json={"entraTenant": "tenant-a"})
@@ -292,7 +292,7 @@ async def test_an_unknown_user_is_refused(app, org_factory, provider) -> None:
     other: Org = await org_factory()
     cases = [
         (f"nobody.{org.subdomain}@example.com", "no user of this organization has the username"),
-        # A user of another organisation is unknown here too.
+        # A user of another organization is unknown here too.
         (other.usernames["Administrator"], "no user of this organization"),
         # An email the provider does not vouch for is not enough.
         (f"unverified:{org.usernames['Viewer']}", "the identity provider did not vouch"),
@@ -398,7 +398,7 @@ async def test_a_subdomain_signs_in_only_its_own_users(app, org_factory) -> None
         assert (await client.post("/api/auth/login", json=ours)).status_code == 200
     async with browser(app, host_of(other)) as client:
         assert (await client.post("/api/auth/login", json=theirs)).status_code == 200
-    # The main address (no organisation's subdomain) signs in anyone.
+    # The main address (no organization's subdomain) signs in anyone.
     async with browser(app, "tagtrack.test") as client:
         assert (await client.post("/api/auth/login", json=theirs)).status_code == 200
 

@@ -1,6 +1,6 @@
-"""An organisation named in a body never moves data into, or out of, another organisation.
+"""An organization named in a body never moves data into, or out of, another organization.
 
-Reads, updates and deletions by id across organisations (things, events, zones, images and
+Reads, updates and deletions by id across organizations (things, events, zones, images and
 their thumbnails, exports, zips, keys, users, endpoints, location tags, categories, sites) are
 checked route by route in test_access.py.
 """
@@ -25,7 +25,7 @@ async def visible_to(org: Org, path: str) -> list[dict[str, Any]]:
     return list(response.json())
 
 
-async def test_an_organisation_in_a_body_is_ignored(org_factory) -> None:
+async def test_an_organization_in_a_body_is_ignored(org_factory) -> None:
     mine: Org = await org_factory()
     theirs: Org = await org_factory()
     admin = mine.client("Administrator")
@@ -36,7 +36,7 @@ async def test_an_organisation_in_a_body_is_ignored(org_factory) -> None:
     zone = await created(await admin.post("/api/zones", json=smuggle(zone_body(site), theirs)))
     new_site = await created(await admin.post("/api/sites", json=smuggle(site_body("S"), theirs)))
     key = await created(await admin.post("/api/apikeys", json=smuggle(key_body(mine), theirs)))
-    # Updating with another organisation named keeps the resource where it is.
+    # Updating with another organization named keeps the resource where it is.
     moved = await admin.put(f"/api/zones/{zone['_id']}", json=smuggle(zone, theirs))
     assert moved.status_code == 200, moved.text
 
@@ -50,7 +50,7 @@ async def test_an_organisation_in_a_body_is_ignored(org_factory) -> None:
         assert made["_id"] not in {row["_id"] for row in await visible_to(theirs, path)}, path
 
 
-async def test_a_security_context_naming_another_organisation_is_ignored(org_factory) -> None:
+async def test_a_security_context_naming_another_organization_is_ignored(org_factory) -> None:
     mine: Org = await org_factory()
     theirs: Org = await org_factory()
     body = {
@@ -65,7 +65,7 @@ async def test_a_security_context_naming_another_organisation_is_ignored(org_fac
     assert user["securityCtx"]["companies"] == [mine.id]
     assert user["id"] in {u["id"] for u in await visible_to(mine, "/api/users")}
     assert user["id"] not in {u["id"] for u in await visible_to(theirs, "/api/users")}
-    # Another organisation's sites in a security context are refused, not stored.
+    # Another organization's sites in a security context are refused, not stored.
     body["username"] = f"cross2.{mine.subdomain}@example.com"
     body["securityCtx"] = {"sites": [theirs.site_ids[0]]}
     refused = await mine.client("Administrator").post("/api/users", json=body)

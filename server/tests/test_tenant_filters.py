@@ -1,4 +1,4 @@
-"""Every statement on a tenant table names its organisation. conftest.py checks the SQL log
+"""Every statement on a tenant table names its organization. conftest.py checks the SQL log
 of the whole run (tests/tenant_sql.py); this runs a few features' API flows on a log of its
 own, so a change that breaks it fails here by name, and checks the checker."""
 
@@ -38,7 +38,7 @@ def sql_log() -> Iterator[SqlLog]:
         yield log
 
 
-async def test_every_statement_on_a_tenant_table_filters_by_organisation(
+async def test_every_statement_on_a_tenant_table_filters_by_organization(
     org_factory: Any,
     sessionmaker: Any,
     settings: Any,
@@ -93,7 +93,7 @@ async def test_the_server_function_behind_an_unfiltered_statement_is_reported(
     strict = SqlLog(allowed={})
     with recording(strict):
         async with sessionmaker() as session:
-            # Across organisations by design: reported only when not allowed.
+            # Across organizations by design: reported only when not allowed.
             await DailyRepository(session).scheduled_sites(None)
             # Found through org_keys, then read with its org_id.
             await UserRepository(session).by_username(org.usernames["Viewer"])

@@ -169,7 +169,7 @@ async def test_repeated_tags_within_one_thing_are_fine(org_factory) -> None:
     # Saving it unchanged keeps it valid.
     response = await admin.put(f"/api/things/{thing['_id']}", json=thing)
     assert response.status_code == 200, response.text
-    # Other organisations keep their own tags.
+    # Other organizations keep their own tags.
     other: Org = await org_factory()
     await make_thing(other.client("Administrator"), other.site_ids[0], tag1="ABC")
 
@@ -408,7 +408,7 @@ async def test_search_filters_sort_and_page(org_factory, sessionmaker) -> None:
     assert_error(await viewer.get("/api/things", params={"sort": "secret"}), 400)
 
 
-async def test_other_organisation_and_site_scope(org_factory, app, sessionmaker) -> None:
+async def test_other_organization_and_site_scope(org_factory, app, sessionmaker) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     admin = org.client("Administrator")
@@ -483,7 +483,7 @@ async def test_export_holds_exactly_the_list_rows(org_factory, sessionmaker) -> 
     # Search narrows the export exactly like the list.
     searched = rows_of(await admin.get("/api/things/export", params={"site": a, "search": "saw"}))
     assert [r[0] for r in searched[1:]] == ["Saw"]
-    # Without a site: the organisation's labels or the defaults.
+    # Without a site: the organization's labels or the defaults.
     every = rows_of(await admin.get("/api/things/export"))
     assert every[0][:2] == ["Name", "Serial"]
     assert len(every) == 1 + 5

@@ -479,7 +479,7 @@ async def test_cannot_delete_oneself(org_factory) -> None:
     assert (await client.get("/api/users")).headers["x-total-count"] == "5"
 
 
-# --- rights and other organisations ---------------------------------------------------------
+# --- rights and other organizations ---------------------------------------------------------
 
 
 @pytest.mark.parametrize("role", ["Manager", "Operator", "Viewer"])
@@ -515,7 +515,7 @@ async def test_every_user_route_needs_a_session(org_factory, anonymous) -> None:
     assert len(await users_of(org)) == 5
 
 
-async def test_another_organisations_users_are_not_found(org_factory) -> None:
+async def test_another_organizations_users_are_not_found(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     target = await user_by_role(other, "Manager")
@@ -533,7 +533,7 @@ async def test_another_organisations_users_are_not_found(org_factory) -> None:
 # --- usernames and email checks ---------------------------------------------------------------
 
 
-async def test_usernames_of_the_organisation_for_any_user(org_factory) -> None:
+async def test_usernames_of_the_organization_for_any_user(org_factory) -> None:
     org: Org = await org_factory()
     await org_factory()
     response = await org.client("Viewer").get("/api/usernames")

@@ -104,7 +104,7 @@ async def test_gate_endpoint_is_required_and_of_the_site(org_factory, gate, text
     assert (await admin.get("/api/zones")).json() == []
 
 
-async def test_gate_endpoint_of_another_site_or_organisation(org_factory) -> None:
+async def test_gate_endpoint_of_another_site_or_organization(org_factory) -> None:
     org: Org = await org_factory()
     admin = org.client("Administrator")
     elsewhere = await make_endpoint(admin, org.site_ids[1], "Elsewhere")
@@ -243,7 +243,7 @@ async def test_rights_per_role(org_factory) -> None:
     assert (await manager.delete(url)).status_code == 204
 
 
-async def test_other_organisation_and_site_scope(org_factory, app, sessionmaker) -> None:
+async def test_other_organization_and_site_scope(org_factory, app, sessionmaker) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     admin = org.client("Administrator")

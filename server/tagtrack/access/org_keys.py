@@ -1,4 +1,4 @@
-"""Whose a key is: the org_keys lookups that name the organisation of a request's credential."""
+"""Whose a key is: the org_keys lookups that name the organization of a request's credential."""
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -26,7 +26,7 @@ class OrgKeyRepository:
         return (await self.session.execute(stmt.limit(1))).first() is not None
 
     async def api_key(self, token_hash: str) -> ApiKey | None:
-        """A request with a key names no organisation: org_keys says whose it is."""
+        """A request with a key names no organization: org_keys says whose it is."""
         owner = await self.owner(API_TOKEN, token_hash)
         if owner is None:
             return None

@@ -62,7 +62,7 @@ class Principal:
 
     @property
     def all_sites(self) -> bool:
-        """Scoped to every site of the organisation."""
+        """Scoped to every site of the organization."""
         return self.super_admin or ALL_SITES_ID in self.site_ids
 
     def sees_site(self, site_id: str) -> bool:

@@ -28,7 +28,7 @@ class AuthRepository:
         """The session's user, and its deadline after this use; a use pushes the idle
         deadline on (unless extend is False), never past the lifetime.
 
-        The session (a global table, found by its token) names the organisation; the user is
+        The session (a global table, found by its token) names the organization; the user is
         then read within it."""
         user_session = await self.session.scalar(
             select(UserSession).where(

@@ -23,7 +23,7 @@ CanModify = Annotated[Principal, allowed("apikeys", "modify")]
 async def list_api_keys(
     principal: CanCreate, service: Service, params: Listing, response: Response
 ) -> list[ApiKeyRead]:
-    """Keys of the organisation (tokens shown by their start only); total in x-total-count."""
+    """Keys of the organization (tokens shown by their start only); total in x-total-count."""
     keys, total = await service.list_page(principal, params)
     set_total(response, total)
     return keys

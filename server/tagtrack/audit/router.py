@@ -14,7 +14,7 @@ router = APIRouter(tags=["audit"], responses=ERROR_RESPONSES)
 
 
 Service = Annotated[AuditService, Depends(provide(AuditService))]
-# Administrators: the modify right on the organisation settings.
+# Administrators: the modify right on the organization settings.
 Administrator = Annotated[Principal, allowed("orgsettings", "modify")]
 
 
@@ -26,7 +26,7 @@ async def list_audit_log(
     params: Listing,
     response: Response,
 ) -> list[AuditEntryRead]:
-    """The organisation's audit log, newest first (administrators: modify on orgsettings).
+    """The organization's audit log, newest first (administrators: modify on orgsettings).
 
     Actions: login, login.failed, logout, sso.login, sso.login.failed, password.reset,
     password.changed, user.created, user.updated, user.deleted, user.reset.sent,
@@ -34,7 +34,7 @@ async def list_audit_log(
     organization.updated, organization.deleted, orgsettings.updated, site.created,
     site.updated, site.deleted, sitesettings.updated, `<feature>.exported` for exports, and
     mail.failed, mail.given_up for mail the server could not deliver yet or at all.
-    Entries carry actor, organisation, time and client; never a password, token or secret.
+    Entries carry actor, organization, time and client; never a password, token or secret.
     """
     entries, total = await service.list_page(principal, filters, params)
     set_total(response, total)

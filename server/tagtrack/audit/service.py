@@ -1,4 +1,4 @@
-"""The audit log: who did what, when, in which organisation; never a secret.
+"""The audit log: who did what, when, in which organization; never a secret.
 
 Any feature records an action with `AuditRepository.record(principal, action, ...)` inside its
 own transaction, or with `record_now(sessionmaker, ...)` when the request itself fails (a failed

@@ -8,7 +8,7 @@ from tagtrack.auth.service import AuthService, SignedInSession
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.core.web_security import client_address, request_is_https
 from tagtrack.kit.wiring import provide
-from tagtrack.orgs.host import HostOrganizations
+from tagtrack.organizations.host import HostOrganizations
 from tagtrack.users.schemas import CurrentUser
 
 router = APIRouter(prefix="/auth", tags=["auth"])
@@ -18,7 +18,7 @@ Hosts = Annotated[HostOrganizations, Depends(provide(HostOrganizations))]
 
 
 async def host_org_id(request: Request, hosts: HostOrganizations) -> str | None:
-    """The organisation the request's subdomain names, if any."""
+    """The organization the request's subdomain names, if any."""
     org = await hosts.by_subdomain(request.headers.get("host", ""))
     return org.id if org else None
 
@@ -52,7 +52,7 @@ async def login(
 ) -> CurrentUser:
     """Sign in; sets a new HttpOnly session cookie. Failures: 'rate limited', 'account locked'.
 
-    On an organisation's subdomain (`acme.` in the host) only that organisation's users sign in.
+    On an organization's subdomain (`acme.` in the host) only that organization's users sign in.
     """
     client = client_address(request) or "unknown"
     signed_in = await service.login(

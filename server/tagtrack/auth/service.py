@@ -67,7 +67,7 @@ class AuthService:
         previous_token: str | None,
         host_org_id: str | None = None,
     ) -> SignedInSession:
-        """Sign in; on an organisation's subdomain only that organisation's users may."""
+        """Sign in; on an organization's subdomain only that organization's users may."""
         now = utcnow()
         typed = username.strip().lower()[:254]
         lock_after = self.settings.login_lockout_failures
@@ -113,7 +113,7 @@ class AuthService:
     ) -> None:
         """Audit a failed sign-in in its own transaction (the request's rolls back).
 
-        `org_id` is the user's organisation, else the subdomain's, else empty.
+        `org_id` is the user's organization, else the subdomain's, else empty.
         """
         who = Actor(org_id=org_id, actor_id=user_id, actor=typed.strip()[:254], client=client)
         await record_now(

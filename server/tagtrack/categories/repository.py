@@ -44,7 +44,7 @@ class CategoryRepository(Repository[ImageCategory]):
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def names(self, org_id: str, ids: Sequence[str]) -> dict[str, str]:
-        """Names of these categories of the organisation, by id."""
+        """Names of these categories of the organization, by id."""
         if not ids:
             return {}
         stmt = select(ImageCategory.id, ImageCategory.name).where(

@@ -21,7 +21,7 @@ Service = Annotated[CategoryService, Depends(provide(CategoryService))]
 async def list_categories(
     principal: SignedIn, service: Service, params: Listing, response: Response
 ) -> list[CategoryRead]:
-    """Image categories of the organisation, by name by default; total in x-total-count."""
+    """Image categories of the organization, by name by default; total in x-total-count."""
     rows, total = await service.list_page(principal, params)
     set_total(response, total)
     return rows

@@ -32,7 +32,7 @@ class Settings(BaseSettings):
     # Signs password reset links; empty: a random secret the migrations keep in the database.
     secret_key: str = ""
     # Entra single sign-on: this installation's app registration (multi-tenant); each
-    # organisation names its tenant. The authority is overridable for tests and sovereign clouds.
+    # organization names its tenant. The authority is overridable for tests and sovereign clouds.
     entra_authority: str = "https://login.microsoftonline.com"
     entra_client_id: str = ""
     entra_client_secret: str = ""

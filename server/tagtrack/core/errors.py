@@ -83,7 +83,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: {"model": ErrorBody, "description": "Bad request"},
     401: {"model": ErrorBody, "description": "Not signed in"},
     403: {"model": ErrorBody, "description": "Not allowed"},
-    404: {"model": ErrorBody, "description": "Not found (also another organisation's resource)"},
+    404: {"model": ErrorBody, "description": "Not found (also another organization's resource)"},
     422: {"model": ErrorBody, "description": "Invalid input"},
 }
 

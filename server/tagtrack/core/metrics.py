@@ -96,7 +96,7 @@ class _BacklogCollector:
             lag = max(0.0, (utcnow() - self.backlog.oldest).total_seconds())
         yield GaugeMetricFamily(
             "tagtrack_pending_reads",
-            "Acknowledged reads waiting to be processed (all organisations)",
+            "Acknowledged reads waiting to be processed (all organizations)",
             value=self.backlog.reads,
         )
         yield GaugeMetricFamily(

@@ -1,8 +1,8 @@
-"""History retention: an organisation keeps its events and zone visits for its
+"""History retention: an organization keeps its events and zone visits for its
 `history_retention_days` (0 keeps them forever).
 
-A month's partition is dropped whole once every organisation with rows in it lets them go;
-one that keeps history forever holds it. An organisation that keeps less than the others
+A month's partition is dropped whole once every organization with rows in it lets them go;
+one that keeps history forever holds it. An organization that keeps less than the others
 in a partition has its older rows deleted in bounded batches instead. Open visits are never
 removed. Each step is its own short transaction under an advisory lock, so processes running
 the job at once take turns, and a long backlog is worked off over several runs.
@@ -26,7 +26,7 @@ BATCH = 5000
 # One run's share of the worker's time; what is left is done at the next run.
 BUDGET_SECONDS = 20.0
 
-# The distinct organisations of a partition, one index step each (its primary key leads
+# The distinct organizations of a partition, one index step each (its primary key leads
 # with org_id) instead of reading every row.
 ORGS_IN = """
 WITH RECURSIVE orgs AS (
@@ -37,7 +37,7 @@ WITH RECURSIVE orgs AS (
 )
 SELECT org_id FROM orgs WHERE org_id IS NOT NULL
 """
-# An organisation's rows older than its retention, a batch at a time, oldest first: the
+# An organization's rows older than its retention, a batch at a time, oldest first: the
 # time of the batch's newest row is found first, then the rows up to it are deleted by a
 # range of the partition key (an index range in only the partitions concerned). Visits
 # closed before the cutoff only: open visits, and those still running then, are kept.
@@ -67,9 +67,9 @@ WITH gone AS (DELETE FROM zone_durations WHERE {old}{upto} RETURNING 1)
 SELECT count(*) FROM gone
 """,
 }
-# Hours emptied by the deletes above, once an organisation's old events are all gone.
+# Hours emptied by the deletes above, once an organization's old events are all gone.
 EMPTY_HOURS = "DELETE FROM event_counts WHERE org_id = :org AND hour < :cutoff AND events = 0"
-# A dropped month's hours, of the organisations that had events in it.
+# A dropped month's hours, of the organizations that had events in it.
 DROPPED_HOURS = """
 DELETE FROM event_counts WHERE org_id = ANY(:orgs) AND hour >= :start AND hour < :end
 """
@@ -78,7 +78,7 @@ DELETE FROM event_counts WHERE org_id = ANY(:orgs) AND hour >= :start AND hour <
 @dataclass
 class RetentionOutcome:
     dropped: list[str] = field(default_factory=list)
-    # (table, organisation) -> rows deleted
+    # (table, organization) -> rows deleted
     deleted: dict[tuple[str, str], int] = field(default_factory=dict)
     # False when time ran out or another process holds the job: run again soon.
     finished: bool = True
@@ -110,8 +110,8 @@ async def _has_open_visits(session: AsyncSession, partition: Partition) -> bool:
 def may_drop(
     partition: Partition, owners: set[str], retention: dict[str, int], now: datetime
 ) -> bool:
-    """Every organisation with rows in the partition lets the whole month go. An empty one
-    goes once it is older than the longest retention of any organisation."""
+    """Every organization with rows in the partition lets the whole month go. An empty one
+    goes once it is older than the longest retention of any organization."""
     days = [retention[org] for org in owners if org in retention]
     if not owners:
         days = [d for d in retention.values() if d > 0]
@@ -131,7 +131,7 @@ async def _drop_partitions(
         candidates = [p for p in await partitions(session, table) if p.end <= now]
 
     async def droppable(session: AsyncSession, partition: Partition) -> set[str] | None:
-        """The partition's organisations when it may go, else None."""
+        """The partition's organizations when it may go, else None."""
         owners = await _orgs_in(session, partition)
         if not may_drop(partition, owners, retention, now):
             return None
@@ -163,7 +163,7 @@ async def _drop_partitions(
             partition=partition.name,
             start=str(partition.start.date()),
             end=str(partition.end.date()),
-            organisations=sorted(owners),
+            organizations=sorted(owners),
         )
 
 
@@ -214,8 +214,8 @@ async def apply_retention(
     now: datetime,
     budget_seconds: float = BUDGET_SECONDS,
 ) -> RetentionOutcome:
-    """Drop the partitions every owner lets go, then delete older rows organisation by
-    organisation, for at most about `budget_seconds`."""
+    """Drop the partitions every owner lets go, then delete older rows organization by
+    organization, for at most about `budget_seconds`."""
     deadline = time.monotonic() + budget_seconds
     outcome = RetentionOutcome()
     async with sessionmaker() as session:

@@ -359,7 +359,7 @@ class DemoUsers:
 async def seed_demo(
     sessionmaker: async_sessionmaker[AsyncSession], password: str | None = None
 ) -> DemoUsers | None:
-    """Seed the demo organisation's sites and users; None when already seeded."""
+    """Seed the demo organization's sites and users; None when already seeded."""
     async with sessionmaker() as session, session.begin():
         org = (
             await session.execute(select(Organization).order_by(Organization.time_created).limit(1))

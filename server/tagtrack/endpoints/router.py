@@ -87,7 +87,7 @@ async def create_endpoint(
     service: Service,
 ) -> EndpointRead:
     """Create an endpoint; the server generates its key. Names are unique in the
-    organisation (400 'duplicate'); the site must be in the caller's scope."""
+    organization (400 'duplicate'); the site must be in the caller's scope."""
     return await service.create(principal, body)
 
 

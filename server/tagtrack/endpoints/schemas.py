@@ -31,7 +31,7 @@ class EndpointStatusRead(ApiModel):
 
 
 class EndpointFields(ApiModel):
-    name: RequiredText = Field(max_length=200, description="Unique in the organisation")
+    name: RequiredText = Field(max_length=200, description="Unique in the organization")
     uuid: str = Field(default="", max_length=200)
     description: str = Field(default="", max_length=2000)
     site: Id

@@ -94,7 +94,7 @@ class EndpointService:
         return await self._reads(principal, endpoints), total
 
     async def get_model(self, principal: Principal, endpoint_id: str) -> Endpoint:
-        """An endpoint of the caller's organisation and sites; anything else is not found."""
+        """An endpoint of the caller's organization and sites; anything else is not found."""
         endpoint = await self.repository.get(principal.org_id, endpoint_id)
         if endpoint is None or not principal.sees_site(endpoint.site_id):
             raise NotFound("Endpoint not found")

@@ -88,7 +88,7 @@ def demo_photo(
 
 
 async def seed_demo_images(sessionmaker: async_sessionmaker[AsyncSession], storage: Storage) -> int:
-    """Add the demo photos to the first organisation once; answers how many were added."""
+    """Add the demo photos to the first organization once; answers how many were added."""
     async with sessionmaker() as session, session.begin():
         org = (
             await session.execute(select(Organization).order_by(Organization.time_created).limit(1))

@@ -36,7 +36,7 @@ def _like(text: str) -> str:
 
 
 def search_condition(query: ImageSearch) -> ColumnElement[bool]:
-    """The SQL condition of an image search query (without the organisation)."""
+    """The SQL condition of an image search query (without the organization)."""
     fields: list[ColumnElement[bool]] = []
     joined_tags = func.array_to_string(Image.tags, _TAG_SEPARATOR)
     for tag in query.tags:
@@ -129,7 +129,7 @@ class ImageRepository(Repository[Image]):
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def tags(self, org_id: str, prefix: str, limit: int) -> list[str]:
-        """The organisation's image tags starting with the prefix (any case), most used first."""
+        """The organization's image tags starting with the prefix (any case), most used first."""
         each = select(func.unnest(Image.tags).label("tag")).where(Image.org_id == org_id)
         tags = each.subquery()
         stmt = (
@@ -190,7 +190,7 @@ class ImageRepository(Repository[Image]):
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def uploaders(self, org_id: str) -> Sequence[Any]:
-        """Users of the organisation who uploaded images: id and username."""
+        """Users of the organization who uploaded images: id and username."""
         has_images = (
             select(Image.id).where(Image.org_id == org_id, Image.uploader_id == User.id).exists()
         )

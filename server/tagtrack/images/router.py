@@ -184,7 +184,7 @@ async def list_image_tags(
     ] = "",
     limit: Annotated[int, Query(ge=1, le=MAX_TAGS, description="At most this many")] = 20,
 ) -> list[str]:
-    """The organisation's image tags, most used first, for suggestions while typing."""
+    """The organization's image tags, most used first, for suggestions while typing."""
     return await service.tags(principal, prefix.strip(), limit)
 
 

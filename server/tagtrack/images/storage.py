@@ -1,7 +1,7 @@
 """Where image bytes live: one small interface; a folder in the data dir by default, or an
 S3-compatible object store when TAGTRACK_STORAGE_URL is s3://bucket/prefix.
 
-Keys are made by the server (organisation id / image id / variant) and checked against
+Keys are made by the server (organization id / image id / variant) and checked against
 that shape, so no user input ever becomes a path or an object name.
 """
 

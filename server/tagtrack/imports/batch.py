@@ -42,7 +42,7 @@ class Outcome:
 
 
 def _operator(org_id: str) -> Principal:
-    """The command line acts with every right within the site's organisation."""
+    """The command line acts with every right within the site's organization."""
     return Principal(
         user_id="",
         org_id=org_id,

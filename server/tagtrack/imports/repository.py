@@ -26,14 +26,14 @@ class ImportRepository(Repository[ImageCategory]):
     model = ImageCategory
 
     async def lock(self, org_id: str, purpose: str) -> None:
-        """Serialise imports of one organisation for this purpose until the transaction ends,
+        """Serialise imports of one organization for this purpose until the transaction ends,
         so that concurrent rows neither take the same generated tag nor create a category
         twice."""
         key = f"tagtrack.import.{purpose}:{org_id}"
         await self.session.execute(select(func.pg_advisory_xact_lock(func.hashtext(key))))
 
     async def highest_generated(self, org_id: str, prefix: str) -> int:
-        """The highest number N of the organisation's tags spelled prefix + digits, or 0."""
+        """The highest number N of the organization's tags spelled prefix + digits, or 0."""
         number = func.substr(ThingTag.tag, len(prefix) + 1)
         stmt = select(func.max(cast(number, BigInteger))).where(
             ThingTag.org_id == org_id,
@@ -43,7 +43,7 @@ class ImportRepository(Repository[ImageCategory]):
         return int((await self.session.execute(stmt)).scalar() or 0)
 
     async def categories_named(self, org_id: str, names: Sequence[str]) -> dict[str, str]:
-        """The organisation's category names among these, by lower-case name."""
+        """The organization's category names among these, by lower-case name."""
         lowered = [n.lower() for n in names]
         stmt = select(ImageCategory.name).where(
             ImageCategory.org_id == org_id, func.lower(ImageCategory.name).in_(lowered)
@@ -51,7 +51,7 @@ class ImportRepository(Repository[ImageCategory]):
         return {name.lower(): name for name in (await self.session.execute(stmt)).scalars()}
 
     async def add_categories(self, org_id: str, names: Sequence[str]) -> None:
-        """New categories of the organisation, in one statement."""
+        """New categories of the organization, in one statement."""
         if names:
             await self.session.execute(
                 insert(ImageCategory),
@@ -89,7 +89,7 @@ class ImportRepository(Repository[ImageCategory]):
                 )
 
     async def sites_named(self, text: str) -> Sequence[Site]:
-        """Sites whose id is this text or whose name is it (any case), in any organisation."""
+        """Sites whose id is this text or whose name is it (any case), in any organization."""
         stmt = select(Site).where(or_(Site.id == text, func.lower(Site.name) == text.lower()))
         return (await self.session.execute(stmt.order_by(Site.id))).scalars().all()
 

@@ -23,10 +23,10 @@ RULES_TEXT = (
     f"A row without a name is refused (400 '{NO_NAME}'). "
     "A cell of a list field (tags, tags1, tags2, categories, labels) holds several values "
     "separated by commas, semicolons or line breaks. Categories are named: a name that is no "
-    "image category of the organisation yet creates one (matched case-insensitively). With "
+    "image category of the organization yet creates one (matched case-insensitively). With "
     "importSettings.generatePrefixTag a row without any tag gets the tag orgTagPrefix + an "
     f"{GENERATED_DIGITS}-digit sequence number, one more than the highest such tag in the "
-    "organisation. With importSettings.prefixedTagDupCheck a row's tag also counts as a "
+    "organization. With importSettings.prefixedTagDupCheck a row's tag also counts as a "
     "duplicate of a thing carrying orgTagPrefix + that tag."
 )
 

@@ -239,7 +239,7 @@ class ImportService:
         if zone is None and options.requireZone:
             raise BadRequest(ZONE_REQUIRED, reason="zone required")
         require_right(principal, "item", "create")
-        # The tag lookup's generic plan slowed down as an organisation's tags grew.
+        # The tag lookup's generic plan slowed down as an organization's tags grew.
         await self.repository.plan_for_these_values()
         results: list[BatchRowResult | None] = [None] * len(rows)
         planned: list[_Planned] = []
@@ -286,7 +286,7 @@ class ImportService:
         return self._common(row)
 
     async def _batch_categories(self, principal: Principal, planned: list[_Planned]) -> None:
-        """Name every row's categories as the organisation spells them, creating the missing
+        """Name every row's categories as the organization spells them, creating the missing
         ones at once; each created name is told on the first row that has it."""
         names = list(dict.fromkeys(n for p in planned for n in p.row.categories))
         if not names:
@@ -483,7 +483,7 @@ class ImportService:
         )
 
     async def _categories(self, principal: Principal, row: RowFields) -> list[str]:
-        """Name the row's categories as the organisation spells them, creating the missing
+        """Name the row's categories as the organization spells them, creating the missing
         ones; returns the names created."""
         if not row.categories:
             return []

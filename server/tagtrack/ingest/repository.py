@@ -25,7 +25,7 @@ class IngestRepository(Repository[PendingRead]):
     model = PendingRead
 
     async def endpoint_by_key(self, key: str) -> Endpoint | None:
-        """A reader's key names no organisation: org_keys says whose it is."""
+        """A reader's key names no organization: org_keys says whose it is."""
         owner = await OrgKeyRepository(self.session).owner(READER_KEY, key)
         if owner is None:
             return None
@@ -108,7 +108,7 @@ class IngestRepository(Repository[PendingRead]):
         )
 
     async def pending_span(self, org_id: str) -> int:
-        """How many ids lie between the organisation's oldest and newest queued read."""
+        """How many ids lie between the organization's oldest and newest queued read."""
         stmt = select(func.min(PendingRead.id), func.max(PendingRead.id)).where(
             PendingRead.org_id == org_id
         )
@@ -116,7 +116,7 @@ class IngestRepository(Repository[PendingRead]):
         return 0 if oldest is None else int(newest) - int(oldest) + 1
 
     async def pending_count(self, org_id: str, up_to: int) -> int:
-        """Reads waiting for this organisation, counted no further than `up_to`."""
+        """Reads waiting for this organization, counted no further than `up_to`."""
         limited = select(PendingRead.id).where(PendingRead.org_id == org_id).limit(up_to)
         stmt = select(func.count()).select_from(limited.subquery())
         return int(await self.session.scalar(stmt) or 0)

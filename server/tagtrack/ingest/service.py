@@ -67,7 +67,7 @@ class Admission:
 
     @staticmethod
     async def _backlog(repository: IngestRepository, org_id: str, limit: int) -> int:
-        # The span of the organisation's queued ids bounds their number from above and costs
+        # The span of the organization's queued ids bounds their number from above and costs
         # two index probes; counting a large backlog row by row would starve processing.
         span = await repository.pending_span(org_id)
         if span <= limit:

@@ -64,7 +64,7 @@ class Repository(Generic[M]):
         return (await self.session.execute(stmt.limit(1))).first() is not None
 
     async def timezones(self, org_id: str, site_ids: Sequence[str] | None) -> list[str]:
-        """The time zones of these sites (None: every site of the organisation), sorted."""
+        """The time zones of these sites (None: every site of the organization), sorted."""
         stmt = select(Site.timezone).distinct().where(Site.org_id == org_id)
         if site_ids is not None:
             stmt = stmt.where(Site.id.in_(list(site_ids)))

@@ -3,7 +3,7 @@ this process serves.
 
 Any process may commit a change and any process may hold the console's stream: PostgreSQL
 delivers each committed notice to every listening process, and each one hands it to its own
-subscribers of that organisation and site.
+subscribers of that organization and site.
 """
 
 import asyncio
@@ -25,7 +25,7 @@ log = get_logger("tagtrack.live")
 
 @dataclass(eq=False)
 class Subscription:
-    """One open stream: its organisation, its sites (None: all of them) and what changed."""
+    """One open stream: its organization, its sites (None: all of them) and what changed."""
 
     org_id: str
     sites: frozenset[str] | None

@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tagtrack.live.schemas import LiveNotice
 from tagtrack.models import ApiKey
 
-# One channel for every organisation: a process listens once and filters in memory.
+# One channel for every organization: a process listens once and filters in memory.
 CHANNEL = "tagtrack_live"
 
 

@@ -4,7 +4,7 @@ from tagtrack.kit.schemas import ApiModel
 
 
 class LiveNotice(ApiModel):
-    """What the database carries on the live channel: one organisation's site changed."""
+    """What the database carries on the live channel: one organization's site changed."""
 
     org: str
     site: str

@@ -44,7 +44,7 @@ class LiveService:
         self.settings = settings
 
     def scope(self, principal: Principal, site: str) -> frozenset[str] | None:
-        """The sites the stream carries (None: all of the organisation's); 404 outside scope."""
+        """The sites the stream carries (None: all of the organization's); 404 outside scope."""
         sites = sites_in_scope(principal, site)
         return None if sites is None else frozenset(sites)
 

@@ -40,7 +40,7 @@ async def create_location_tag(
     service: Service,
 ) -> LocationTagRead:
     """Create a location tag: name and tag required; the tag is upper-cased and unique in
-    the organisation (400 'duplicate'); the zone must be of the same site."""
+    the organization (400 'duplicate'); the zone must be of the same site."""
     return await service.create(principal, body)
 
 

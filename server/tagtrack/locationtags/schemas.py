@@ -7,7 +7,7 @@ from tagtrack.kit.tracking import XY, FractionXY, OptionalRef, default_xy
 class LocationTagFields(ApiModel):
     name: RequiredText = Field(max_length=200)
     tag: RequiredText = Field(
-        max_length=128, description="Stored trimmed and upper case; unique in the organisation"
+        max_length=128, description="Stored trimmed and upper case; unique in the organization"
     )
     zone: OptionalRef = Field(default=None, description="A zone of the same site, or null")
     map: str = Field(default="", max_length=24)

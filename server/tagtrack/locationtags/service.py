@@ -47,7 +47,7 @@ class LocationTagService:
         return [location_tag_read(r) for r in rows], total
 
     async def get_model(self, principal: Principal, tag_id: str) -> LocationTag:
-        """A location tag of the caller's organisation and sites; anything else is not found."""
+        """A location tag of the caller's organization and sites; anything else is not found."""
         row = await self.repository.get(principal.org_id, tag_id)
         if row is None or not principal.sees_site(row.site_id):
             raise NotFound("Location tag not found")

@@ -19,7 +19,7 @@ class OutboxRepository(Repository[OutboxMail]):
         await self.session.execute(select(func.pg_notify(MAIL_CHANNEL, "")))
 
     async def orgs_due(self, now: datetime) -> Sequence[str]:
-        """Organisations with mail whose next attempt has come (the sender's round)."""
+        """Organizations with mail whose next attempt has come (the sender's round)."""
         stmt = (
             select(OutboxMail.org_id)
             .where(OutboxMail.state == PENDING, OutboxMail.next_attempt <= now)
@@ -28,12 +28,12 @@ class OutboxRepository(Repository[OutboxMail]):
         return (await self.session.scalars(stmt)).all()
 
     async def next_due(self) -> datetime | None:
-        """When the soonest pending mail of any organisation is due."""
+        """When the soonest pending mail of any organization is due."""
         stmt = select(func.min(OutboxMail.next_attempt)).where(OutboxMail.state == PENDING)
         return await self.session.scalar(stmt)
 
     async def claim(self, org_id: str, now: datetime) -> OutboxMail | None:
-        """The organisation's oldest due mail, locked until the transaction ends; mail
+        """The organization's oldest due mail, locked until the transaction ends; mail
         another sender holds is skipped, so no mail goes out twice at once."""
         stmt = (
             select(OutboxMail)

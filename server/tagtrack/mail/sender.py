@@ -57,7 +57,7 @@ class OutboxSender:
         return timedelta(seconds=seconds)
 
     async def deliver_due(self, org_id: str | None = None) -> int:
-        """Try every mail whose attempt is due (of one organisation, or all); the number sent."""
+        """Try every mail whose attempt is due (of one organization, or all); the number sent."""
         if org_id is None:
             async with self.sessionmaker() as session:
                 orgs = list(await OutboxRepository(session).orgs_due(self.clock()))

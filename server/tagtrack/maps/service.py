@@ -101,7 +101,7 @@ class MapService:
         return [map_read(r) for r in rows], total
 
     async def get_model(self, principal: Principal, map_id: str) -> Map:
-        """A map of the caller's organisation and sites; anything else is not found."""
+        """A map of the caller's organization and sites; anything else is not found."""
         row = await self.repository.get(principal.org_id, map_id)
         if row is None or not principal.sees_site(row.site_id):
             raise NotFound("Map not found")

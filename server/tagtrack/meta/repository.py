@@ -6,7 +6,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from tagtrack.core.metrics import Backlog
 from tagtrack.processing.repository import WAITING_ORGS
 
-# The organisations with reads waiting, as processing finds them, then each one's count and
+# The organizations with reads waiting, as processing finds them, then each one's count and
 # its oldest read by the index.
 BACKLOG = (
     WAITING_ORGS
@@ -32,6 +32,6 @@ class MetaRepository:
         await self.session.execute(text("SELECT 1"))
 
     async def backlog(self) -> Backlog:
-        """The reads waiting for processing, of every organisation (the installation's)."""
+        """The reads waiting for processing, of every organization (the installation's)."""
         reads, oldest = (await self.session.execute(text(BACKLOG))).one()
         return Backlog(reads=int(reads), oldest=oldest)

@@ -9,7 +9,7 @@ class ApiKey(IdMixin, TimestampMixin, Base):
     """A token for programs: the rights of its roles within its sites. Only its hash is kept."""
 
     __tablename__ = "api_keys"
-    # Unique across organisations through org_keys: a request with a key names no other.
+    # Unique across organizations through org_keys: a request with a key names no other.
     __table_args__ = (UniqueConstraint("org_id", "token_hash"),)
 
     org_id: Mapped[str] = mapped_column(

@@ -9,13 +9,13 @@ from tagtrack.models.base import Base, utcnow
 
 
 class AuditEntry(Base):
-    """Who did what, when, in which organisation. Kept when the actor or target is deleted."""
+    """Who did what, when, in which organization. Kept when the actor or target is deleted."""
 
     __tablename__ = "audit_log"
     __table_args__ = (Index("ix_audit_log_org_id_time", "org_id", "time"),)
 
     time: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False, default=utcnow)
-    # Empty when no organisation is known (a sign-in with an unknown username).
+    # Empty when no organization is known (a sign-in with an unknown username).
     org_id: Mapped[str] = mapped_column(String(24), primary_key=True, default="")
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     actor_id: Mapped[str] = mapped_column(String(24), nullable=False, default="")

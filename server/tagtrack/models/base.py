@@ -48,7 +48,7 @@ class TimestampMixin:
 
 def tenant_key(column: str, referred: str, ondelete: str) -> ForeignKeyConstraint:
     """`(org_id, column) REFERENCES referred (org_id, id)`: a reference never leaves its
-    organisation. ON DELETE SET NULL sets only `column` in the database (migration 0010)."""
+    organization. ON DELETE SET NULL sets only `column` in the database (migration 0010)."""
     return ForeignKeyConstraint(
         ["org_id", column], [f"{referred}.org_id", f"{referred}.id"], ondelete=ondelete
     )

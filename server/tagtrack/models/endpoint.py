@@ -25,7 +25,7 @@ class Endpoint(IdMixin, TimestampMixin, Base):
     __tablename__ = "endpoints"
     __table_args__ = (
         UniqueConstraint("org_id", "name"),
-        # Unique across organisations through org_keys: a reader's message names none.
+        # Unique across organizations through org_keys: a reader's message names none.
         UniqueConstraint("org_id", "key", name="uq_endpoints_org_id_key"),
         tenant_key("site_id", "sites", "CASCADE"),
     )

@@ -36,7 +36,7 @@ class Event(IdMixin, Base):
             ["org_id", "endpoint_id"], ["endpoints.org_id", "endpoints.id"], ondelete="SET NULL"
         ),
         Index("ix_events_site_time", "org_id", "site_id", "time"),
-        # All Sites pages newest first without sorting the organisation's events.
+        # All Sites pages newest first without sorting the organization's events.
         Index("ix_events_org_time", "org_id", "time", "id"),
         Index("ix_events_thing_time", "thing_id", "time"),
         Index("ix_events_fold", "endpoint_id", "antenna", "tag", "time"),
@@ -88,7 +88,7 @@ class EventCount(Base):
         ForeignKeyConstraint(
             ["org_id", "site_id"], ["sites.org_id", "sites.id"], ondelete="CASCADE"
         ),
-        # All Sites: an organisation's hours of every site.
+        # All Sites: an organization's hours of every site.
         Index("ix_event_counts_org_hour", "org_id", "hour"),
     )
 

@@ -20,7 +20,7 @@ from tagtrack.models.base import Base, IdMixin, TimestampMixin, tenant_key
 
 _EMPTY_ARRAY = text("'{}'")
 
-# The category the thing Photo tab files its photos under; every organisation has one.
+# The category the thing Photo tab files its photos under; every organization has one.
 THINGS_CATEGORY = "Things"
 
 

@@ -1,9 +1,9 @@
-"""What a request names before its organisation is known, and whose it is.
+"""What a request names before its organization is known, and whose it is.
 
 A reader's message carries its key (HTTP) or its endpoint id (MQTT topic), a program its
-API token, a sign-in its username. This global table maps each to its organisation and row,
+API token, a sign-in its username. This global table maps each to its organization and row,
 so the tenant row is then read with its org_id; its primary key keeps them unique across
-organisations (a sharded tenant table can only be unique within one). Kept in step with
+organizations (a sharded tenant table can only be unique within one). Kept in step with
 endpoints, API keys and users by the mapper events below, in the same flush.
 """
 

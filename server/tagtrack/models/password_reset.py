@@ -7,7 +7,7 @@ from tagtrack.models.base import Base, tenant_key, utcnow
 
 
 class PasswordReset(Base):
-    """A password reset link, found by its token alone (the link names no organisation)."""
+    """A password reset link, found by its token alone (the link names no organization)."""
 
     __tablename__ = "password_resets"
     __table_args__ = (tenant_key("user_id", "users", "CASCADE"),)

@@ -7,7 +7,7 @@ from tagtrack.models.base import Base, utcnow
 
 
 class SsoSettings(Base):
-    """An organisation's identity providers: Okta by issuer and client, Entra by tenant."""
+    """An organization's identity providers: Okta by issuer and client, Entra by tenant."""
 
     __tablename__ = "sso_settings"
 

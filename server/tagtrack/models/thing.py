@@ -97,7 +97,7 @@ class Thing(IdMixin, TimestampMixin, Base):
 
 
 class ThingTag(Base):
-    """Every tag of every thing, upper case: unique within an organisation, found by any."""
+    """Every tag of every thing, upper case: unique within an organization, found by any."""
 
     __tablename__ = "thing_tags"
     __table_args__ = (tenant_key("thing_id", "things", "CASCADE"),)

@@ -9,7 +9,7 @@ from tagtrack.models.base import Base, IdMixin, TimestampMixin, tenant_key, utcn
 
 class User(IdMixin, TimestampMixin, Base):
     __tablename__ = "users"
-    # Sign-in takes only a username, so usernames are unique across organisations: that is
+    # Sign-in takes only a username, so usernames are unique across organizations: that is
     # org_keys' primary key; this one is what a sharded table can keep.
     __table_args__ = (
         Index("uq_users_org_id_username", "org_id", func.lower(text("username")), unique=True),
@@ -33,7 +33,7 @@ class User(IdMixin, TimestampMixin, Base):
 
 
 class UserSession(Base):
-    """A signed-in browser. Found by its token alone, before the organisation is known: the
+    """A signed-in browser. Found by its token alone, before the organization is known: the
     token is the key, org_id says whose user it is."""
 
     __tablename__ = "user_sessions"

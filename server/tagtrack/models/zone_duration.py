@@ -33,11 +33,11 @@ class ZoneDuration(IdMixin, Base):
             ["org_id", "zone_id"], ["zones.org_id", "zones.id"], ondelete="CASCADE"
         ),
         Index("ix_zone_durations_site_start", "org_id", "site_id", "time_start"),
-        # All Sites pages newest first, and retention's old rows of one organisation.
+        # All Sites pages newest first, and retention's old rows of one organization.
         Index("ix_zone_durations_org_start", "org_id", "time_start", "id"),
         Index("ix_zone_durations_zone_id", "zone_id"),
         # Not unique: a unique index of a partitioned table must hold the partition key.
-        # One open visit per thing is kept by processing, under the organisation's advisory
+        # One open visit per thing is kept by processing, under the organization's advisory
         # lock and the thing's row lock.
         Index(
             "ix_zone_durations_open_thing",

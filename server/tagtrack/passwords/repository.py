@@ -21,7 +21,7 @@ class PasswordResetRepository(Repository[PasswordReset]):
         )
 
     async def user_for_token(self, token_hash: str, now: datetime) -> User | None:
-        """The link names no organisation: the token's row does, then the user is read in it."""
+        """The link names no organization: the token's row does, then the user is read in it."""
         reset = await self.session.scalar(
             select(PasswordReset).where(
                 PasswordReset.token_hash == token_hash, PasswordReset.expires_at > now
@@ -36,7 +36,7 @@ class PasswordResetRepository(Repository[PasswordReset]):
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def user_by_username(self, username: str) -> User | None:
-        """Sign-in names no organisation: org_keys says whose the username is."""
+        """Sign-in names no organization: org_keys says whose the username is."""
         owner = await OrgKeyRepository(self.session).owner(USERNAME, username.lower())
         return await self.user(*owner) if owner else None
 

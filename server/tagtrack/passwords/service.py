@@ -78,7 +78,7 @@ class PasswordResetService:
                 expires_at=now + TOKEN_LIFETIME,
             )
         )
-        # The user's organisation's outbox, in the transaction that keeps the token.
+        # The user's organization's outbox, in the transaction that keeps the token.
         await self.outbox.queue(
             user.org_id,
             [user.username],

@@ -6,7 +6,7 @@ child (`python -m tagtrack.processing`) and keeps its own core for HTTP. The chi
 the settings and database URL as the first line on its stdin, and end of file on that pipe,
 which the kernel gives when the parent dies however it dies, stops it. It is woken like
 every worker, by the NOTIFY of the ingest transaction. Several processes stay safe as they
-always were: each organisation's batches run under its advisory lock.
+always were: each organization's batches run under its advisory lock.
 """
 
 import asyncio

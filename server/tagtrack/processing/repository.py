@@ -90,7 +90,7 @@ ORDER BY v.site_id, v.hour
 ON CONFLICT (org_id, site_id, hour) DO UPDATE SET events = c.events + excluded.events
 """
 
-# The organisations with reads waiting, one step down ix_pending_reads_org_id each (a skip
+# The organizations with reads waiting, one step down ix_pending_reads_org_id each (a skip
 # scan): the CTE `orgs`, ended by a NULL row.
 WAITING_ORGS = """
 WITH RECURSIVE orgs(org_id) AS (
@@ -220,7 +220,7 @@ def _unnest_value(kind: str, value: Any) -> Any:
 
 
 def org_lock_key(org_id: str) -> int:
-    """One advisory lock per organisation: its reads are processed by one worker at a time."""
+    """One advisory lock per organization: its reads are processed by one worker at a time."""
     return zlib.crc32(f"processing:{org_id}".encode())
 
 
@@ -231,7 +231,7 @@ class ProcessingRepository(Repository[PendingRead]):
         await self.session.execute(select(func.pg_advisory_xact_lock(org_lock_key(org_id))))
 
     async def start_batch(self, org_id: str) -> bool:
-        """Take the organisation's lock if no one else holds it (False when another worker
+        """Take the organization's lock if no one else holds it (False when another worker
         has it), and let this transaction's commit return before its WAL reaches the disk.
 
         Safe for a batch of pending reads only: the reads were durable when they were
@@ -251,8 +251,8 @@ class ProcessingRepository(Repository[PendingRead]):
         return bool(locked)
 
     async def orgs_with_pending(self) -> list[str]:
-        """Organisations with reads waiting: one step down ix_pending_reads_org_id per
-        organisation (a skip scan), where DISTINCT read every pending read of a backlog."""
+        """Organizations with reads waiting: one step down ix_pending_reads_org_id per
+        organization (a skip scan), where DISTINCT read every pending read of a backlog."""
         rows = await self.session.execute(text(ORGS_WITH_PENDING))
         return list(rows.scalars())
 
@@ -418,7 +418,7 @@ class ProcessingRepository(Repository[PendingRead]):
             return
         [org_id, *others] = {row.org_id for row in created + changed}
         if others:
-            raise ValueError("events of several organisations in one batch")
+            raise ValueError("events of several organizations in one batch")
         counts: Counter[tuple[str, datetime]] = Counter()
         if changed:
             # Only the rows the update did change, as it changed them: the hours they left.
@@ -542,7 +542,7 @@ class ProcessingRepository(Repository[PendingRead]):
         """`UPDATE table AS t ... FROM unnest(...) AS v` of the rows, and its arguments."""
         [org_id, *others] = {row.org_id for row in rows}
         if others:
-            raise ValueError(f"{table} rows of several organisations in one update")
+            raise ValueError(f"{table} rows of several organizations in one update")
         names = list(changes)
         # Arrays and JSON travel as text: unnest() would flatten an array of arrays.
         arrays: list[Any] = [org_id]

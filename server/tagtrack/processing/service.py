@@ -1,8 +1,8 @@
 """Processing rules (DESIGN section 6), applied to a batch of reads in time order.
 
 A batch is loaded in a few queries, applied in memory on plain rows and written back with a
-few set-based statements (see the repository). The caller holds the organisation's advisory
-lock, so batches of one organisation never interleave and thing state stays consistent
+few set-based statements (see the repository). The caller holds the organization's advisory
+lock, so batches of one organization never interleave and thing state stays consistent
 across processes.
 """
 
@@ -39,7 +39,7 @@ AnyRead = ReadRow | PendingRead
 ENTERING = ("IN", "NEAR")
 LEAVING = ("OUT", "GONE")
 KILL_SITE = "site"
-# Reads of one organisation a batch at most. Each batch costs a dozen loads whatever its
+# Reads of one organization a batch at most. Each batch costs a dozen loads whatever its
 # size, and a thing or event read in several batches is written once per batch.
 BATCH_READS = 20_000
 # Dwell alerts are looked for among visits that started this recently.
@@ -142,7 +142,7 @@ class BatchProcessor:
 
     async def run(self, reads: Sequence[AnyRead]) -> Outcome:
         # A cached generic plan of the history updates cannot see the batch's time range: it
-        # read every event of the organisation in that range and hash-joined them, about a
+        # read every event of the organization in that range and hash-joined them, about a
         # second a batch at 160,000 events, where the planned one probes the primary key.
         await self.repository.plan_for_these_values()
         ordered = sorted(reads, key=lambda r: (r.time, r.id or 0))
@@ -536,7 +536,7 @@ class ProcessingService:
         self.exceptions = ExceptionRepository(session)
 
     async def process_pending(self, org_id: str, limit: int = BATCH_READS) -> Outcome:
-        """Process the oldest acknowledged reads of one organisation, if no one else is."""
+        """Process the oldest acknowledged reads of one organization, if no one else is."""
         if not await self.repository.start_batch(org_id):
             return Outcome()
         reads = await self.repository.take_pending(org_id, limit)
@@ -545,7 +545,7 @@ class ProcessingService:
         return await BatchProcessor(self.session, self.settings, org_id).run(reads)
 
     async def set_aside_oldest(self, org_id: str, why: str) -> None:
-        """Drop the oldest pending read of an organisation, recording a processException."""
+        """Drop the oldest pending read of an organization, recording a processException."""
         await self.repository.lock_org(org_id)
         reads = await self.repository.pending(org_id, 1)
         if not reads:

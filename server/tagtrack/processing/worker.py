@@ -1,6 +1,6 @@
 """The background worker: drains acknowledged reads and runs the periodic sweeps.
 
-Every process runs one; organisation advisory locks keep them out of each other's way.
+Every process runs one; organization advisory locks keep them out of each other's way.
 Ingest sends one NOTIFY in the transaction that queues reads; PostgreSQL delivers it at
 commit to every process's listener, which wakes its worker.
 """
@@ -141,7 +141,7 @@ class ProcessingWorker:
         await self.history(now)
 
     async def history(self, now: datetime) -> None:
-        """Partitions for the coming months, and each organisation's history retention."""
+        """Partitions for the coming months, and each organization's history retention."""
         if time.monotonic() >= self.next_partitions:
             await ensure_partitions_logged(self.sessionmaker, now)
             self.next_partitions = time.monotonic() + PARTITIONS_INTERVAL_SECONDS

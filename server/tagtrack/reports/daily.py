@@ -169,7 +169,7 @@ class DailyJobs:
 
     async def run_due(self, now: datetime, org_id: str | None = None) -> None:
         """Run every job whose daily time has come today and that has not run today (of one
-        organisation's sites, or of all)."""
+        organization's sites, or of all)."""
         async with self.sessionmaker() as session:
             sites = list(await DailyRepository(session).scheduled_sites(org_id))
         for site in sites:

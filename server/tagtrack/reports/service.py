@@ -258,7 +258,7 @@ class ReportService:
         return await self._reads(principal, configs), total
 
     async def get_model(self, principal: Principal, config_id: str) -> ReportConfig:
-        """A configuration of the caller's organisation and sites; anything else not found."""
+        """A configuration of the caller's organization and sites; anything else not found."""
         config = await self.repository.get(principal.org_id, config_id)
         if config is None or not principal.sees_site(config.site_id):
             raise NotFound("Report configuration not found")

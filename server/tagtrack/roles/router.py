@@ -14,7 +14,7 @@ Service = Annotated[RoleService, Depends(provide(RoleService))]
 
 @router.get("/roles", response_model=list[RoleRead])
 async def list_roles(principal: SignedIn, service: Service) -> list[RoleRead]:
-    """Roles of the organisation, sorted by name (Super Admin only for super admins)."""
+    """Roles of the organization, sorted by name (Super Admin only for super admins)."""
     return await service.list_roles(principal)
 
 
@@ -24,6 +24,6 @@ async def access_rules(
     service: Service,
     roles: Annotated[str, Query(description="Comma-separated role ids", max_length=2000)] = "",
 ) -> list[AccessRuleRead]:
-    """Rights per resource, merged over the given roles of this organisation."""
+    """Rights per resource, merged over the given roles of this organization."""
     role_ids = comma_list(roles)
     return await service.access_rules(principal, role_ids)

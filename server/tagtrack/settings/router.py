@@ -17,7 +17,7 @@ Service = Annotated[SettingsService, Depends(provide(SettingsService))]
 
 @router.get("/orgsettings", response_model=OrgSettingsBody)
 async def get_org_settings(principal: SignedIn, service: Service) -> OrgSettingsBody:
-    """Organisation labels and hideWorkers; empty labels mean the defaults."""
+    """Organization labels and hideWorkers; empty labels mean the defaults."""
     return await service.org(principal)
 
 
@@ -27,7 +27,7 @@ async def save_org_settings(
     principal: Annotated[Principal, allowed("orgsettings", "modify")],
     service: Service,
 ) -> OrgSettingsBody:
-    """Save the organisation settings."""
+    """Save the organization settings."""
     return await service.save_org(principal, body)
 
 

@@ -23,7 +23,7 @@ SiteQuery = Annotated[
 
 
 def sites_in_scope(principal: Principal, site: str) -> list[str] | None:
-    """The site ids a list may show; None means every site of the organisation."""
+    """The site ids a list may show; None means every site of the organization."""
     if not site or site == ALL_SITES_ID:
         return None if principal.all_sites else list(principal.site_ids)
     if not is_id(site) or not principal.sees_site(site):

@@ -50,7 +50,7 @@ class SiteService:
         return [site_read(s) for s in sites], total
 
     async def get_model(self, principal: Principal, site_id: str) -> Site:
-        """A site of the caller's organisation and scope; anything else is not found."""
+        """A site of the caller's organization and scope; anything else is not found."""
         site = await self.repository.get(principal.org_id, site_id)
         if site is None or not principal.sees_site(site.id):
             raise NotFound("Site not found")

@@ -31,10 +31,10 @@ def _host(request: Request) -> str:
 async def sso_available(
     kind: Kind, request: Request, principal: MaybeSignedIn, service: Service
 ) -> SsoAvailability:
-    """Whether the login page offers this kind for the organisation of the request's subdomain
-    (for a signed-in caller: their own organisation).
+    """Whether the login page offers this kind for the organization of the request's subdomain
+    (for a signed-in caller: their own organization).
 
-    `available`: enabled for the organisation and configured; `enabled`: enabled by a super
+    `available`: enabled for the organization and configured; `enabled`: enabled by a super
     admin (the SSO Settings screen is offered then).
     """
     org_id = principal.org_id if principal else None
@@ -106,7 +106,7 @@ async def get_sso_settings(
     principal: Annotated[Principal, allowed("ssosettings", "create")],
     service: Service,
 ) -> SsoSettingsRead:
-    """The organisation's single sign-on settings; the client secret is never sent back."""
+    """The organization's single sign-on settings; the client secret is never sent back."""
     return await service.read(principal, request.url.scheme, _host(request))
 
 

@@ -10,7 +10,7 @@ _TENANT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]{0,99}$")
 class SsoAvailability(BaseModel):
     available: bool = Field(description="Offered on the login page: enabled and configured")
     enabled: bool = Field(
-        default=False, description="Enabled for the organisation (it may still need settings)"
+        default=False, description="Enabled for the organization (it may still need settings)"
     )
 
 

@@ -1,7 +1,7 @@
 """Single sign-on with Okta and Entra: settings, availability, redirect and callback.
 
-The organisation is the one the request's subdomain names. The callback signs in the user of
-that organisation whose username is the email the provider vouches for: Okta's `email` with
+The organization is the one the request's subdomain names. The callback signs in the user of
+that organization whose username is the email the provider vouches for: Okta's `email` with
 `email_verified`; Entra's `email` when verified (`email_verified` or `xms_edov`), else its
 `preferred_username`, the tenant's own sign-in name.
 """
@@ -24,8 +24,8 @@ from tagtrack.core.security import new_token, token_hash
 from tagtrack.kit.schemas import is_email
 from tagtrack.models import Organization, SsoLogin, SsoSettings
 from tagtrack.models.base import utcnow
-from tagtrack.orgs.host import HostOrganizations
-from tagtrack.orgs.repository import OrganizationRepository
+from tagtrack.organizations.host import HostOrganizations
+from tagtrack.organizations.repository import OrganizationRepository
 from tagtrack.sso import oidc
 from tagtrack.sso.repository import SsoRepository
 from tagtrack.sso.schemas import SsoAvailability, SsoSettingsRead, SsoSettingsWrite
@@ -58,7 +58,7 @@ class SsoDone:
 
 
 def callback_uri(public_url: str, request_scheme: str, host: str, kind: str) -> str:
-    """The redirect URI on the host the browser used (the organisation's subdomain)."""
+    """The redirect URI on the host the browser used (the organization's subdomain)."""
     scheme = urlparse(public_url).scheme or request_scheme
     return f"{scheme}://{host}/api/auth/{kind}/callback"
 

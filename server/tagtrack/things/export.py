@@ -11,7 +11,7 @@ from tagtrack.things.repository import Names
 
 
 def labels_from(site: Mapping[str, Any], org: Mapping[str, Any]) -> dict[str, str]:
-    """The name and serial column titles: the site's label, else the organisation's, else
+    """The name and serial column titles: the site's label, else the organization's, else
     the defaults."""
 
     def pick(key: str, default: str) -> str:
@@ -28,7 +28,7 @@ def labels_from(site: Mapping[str, Any], org: Mapping[str, Any]) -> dict[str, st
 async def labels_for(
     settings: SettingsRepository, org_id: str, site_ids: Sequence[str] | None
 ) -> tuple[dict[str, str], bool]:
-    """The labels a list of these sites shows (one site's over the organisation's, as the
+    """The labels a list of these sites shows (one site's over the organization's, as the
     console merges them) and whether workers are hidden."""
     org = await settings.org_settings(org_id)
     one_site = site_ids[0] if site_ids is not None and len(site_ids) == 1 else None

@@ -151,7 +151,7 @@ class ThingRepository(Repository[Thing]):
             .values(parents=func.array_remove(Thing.parents, parent_id))
         )
 
-    # Tags: one row per distinct normalised tag, unique within the organisation.
+    # Tags: one row per distinct normalised tag, unique within the organization.
 
     async def tag_taken(
         self, org_id: str, tags: Sequence[str], except_thing: str | None

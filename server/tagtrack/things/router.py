@@ -123,7 +123,7 @@ async def thing_parents(
 @router.post("", response_model=ThingRead, status_code=201)
 async def create_thing(body: ThingCreate, principal: SignedIn, service: Service) -> ThingRead:
     """Create a thing: `common.class` is required; tags are upper-cased and unique in the
-    organisation (400 'Tag X is a duplicate of another thing's tag'). Needs the create right
+    organization (400 'Tag X is a duplicate of another thing's tag'). Needs the create right
     on `items` for an item, on `workers` for a worker."""
     return await service.create(principal, body)
 
@@ -134,7 +134,7 @@ async def update_thing(
 ) -> ThingRead:
     """Replace a thing's common fields and data. `common.class` cannot change (400);
     `state` is ignored except `alarmTamper: false`, which clears the tamper alarm;
-    `parents` must be things of the organisation (400 'Parent no longer exists.'). Needs the
+    `parents` must be things of the organization (400 'Parent no longer exists.'). Needs the
     modify right on `items` or `workers` by the thing's class."""
     return await service.update(principal, thing_id, body)
 

@@ -11,7 +11,7 @@ Tag = Annotated[str, Field(max_length=128)]
 Text = Annotated[str, Field(max_length=200)]
 
 TAGS_DESCRIPTION = (
-    "Tags are trimmed and upper-cased; each is unique within the organisation across every "
+    "Tags are trimmed and upper-cased; each is unique within the organization across every "
     "tag field of every thing (400 with 'duplicate' in the message)"
 )
 
@@ -34,7 +34,7 @@ class CommonFields(ApiModel):
     parents: list[Id] = Field(
         default_factory=list,
         max_length=200,
-        description="Ids of parent things of the organisation; unknown ids answer 400 "
+        description="Ids of parent things of the organization; unknown ids answer 400 "
         "'Parent no longer exists.'; a thing cannot be its own parent",
     )
     photo: list[Id] = Field(default_factory=list, max_length=200)

@@ -128,7 +128,7 @@ class ThingService:
         return await self._reads(things), total
 
     async def get_model(self, principal: Principal, thing_id: str) -> Thing:
-        """A thing of the caller's organisation and sites; anything else is not found."""
+        """A thing of the caller's organization and sites; anything else is not found."""
         thing = await self.repository.get(principal.org_id, thing_id)
         if thing is None or not principal.sees_site(thing.site_id):
             raise NotFound("Thing not found")

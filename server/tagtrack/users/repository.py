@@ -28,12 +28,12 @@ class UserRepository(Repository[User]):
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def by_username(self, username: str) -> User | None:
-        """Sign-in names no organisation: org_keys says whose the username is."""
+        """Sign-in names no organization: org_keys says whose the username is."""
         owner = await OrgKeyRepository(self.session).owner(USERNAME, username.lower())
         return await self.get(*owner) if owner else None
 
     async def username_taken(self, username: str, except_id: str | None = None) -> bool:
-        """Taken in any organisation: usernames are unique across them."""
+        """Taken in any organization: usernames are unique across them."""
         return await OrgKeyRepository(self.session).taken(USERNAME, username.lower(), except_id)
 
     async def all_in_org(self, org_id: str) -> Sequence[User]:

@@ -45,7 +45,7 @@ async def update_me(body: MeUpdate, principal: SignedIn, service: Service) -> Cu
 async def list_users(
     principal: CanView, service: Service, params: Listing, response: Response
 ) -> list[UserRead]:
-    """Users of the organisation; sort by name or username; total in x-total-count."""
+    """Users of the organization; sort by name or username; total in x-total-count."""
     users, total = await service.list_page(principal, params)
     set_total(response, total)
     return users
@@ -53,7 +53,7 @@ async def list_users(
 
 @router.get("/users/{user_id}", response_model=UserRead)
 async def get_user(user_id: str, principal: CanView, service: Service) -> UserRead:
-    """One user of the organisation."""
+    """One user of the organization."""
     return await service.get(principal, user_id)
 
 
@@ -82,7 +82,7 @@ async def delete_user(user_id: str, principal: CanDelete, service: Service) -> N
 
 @router.get("/usernames", response_model=list[UsernameRead])
 async def usernames(principal: SignedIn, service: Service) -> list[UsernameRead]:
-    """Usernames of the organisation (uploader look-ups and the like)."""
+    """Usernames of the organization (uploader look-ups and the like)."""
     return await service.usernames(principal)
 
 

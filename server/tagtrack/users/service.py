@@ -1,4 +1,4 @@
-"""Users of an organisation: validation, role and site checks, passwords."""
+"""Users of an organization: validation, role and site checks, passwords."""
 
 from collections.abc import Sequence
 

@@ -75,7 +75,7 @@ class ZoneService:
         return await self._reads(principal, zones), total
 
     async def get_model(self, principal: Principal, zone_id: str) -> Zone:
-        """A zone of the caller's organisation and sites; anything else is not found."""
+        """A zone of the caller's organization and sites; anything else is not found."""
         zone = await self.repository.get(principal.org_id, zone_id)
         if zone is None or not principal.sees_site(zone.site_id):
             raise NotFound("Zone not found")

@@ -8,15 +8,19 @@ import LoginPage from '../features/auth/LoginPage';
 // second round trip. Every other screen is its own chunk, loaded when visited (or at once
 // when the first URL shows it, see preloadScreens).
 const Layout = screen(() => import('./shell/Layout'));
-const PasswordResetRequestPage = screen(() => import('../features/auth/PasswordResetRequestPage'));
-const PasswordResetConfirmPage = screen(() => import('../features/auth/PasswordResetConfirmPage'));
-const PasswordResetFormPage = screen(() => import('../features/auth/PasswordResetFormPage'));
+const PasswordResetRequestPage = screen(
+  () => import('../features/passwords/PasswordResetRequestPage'),
+);
+const PasswordResetConfirmPage = screen(
+  () => import('../features/passwords/PasswordResetConfirmPage'),
+);
+const PasswordResetFormPage = screen(() => import('../features/passwords/PasswordResetFormPage'));
 const HomePage = screen(() => import('../features/home/HomePage'));
 const SitesPage = screen(() => import('../features/sites/SitesPage'));
 const SiteEditPage = screen(() => import('../features/sites/SiteEditPage'));
 const UsersPage = screen(() => import('../features/users/UsersPage'));
 const UserEditPage = screen(() => import('../features/users/UserEditPage'));
-const ProfilePage = screen(() => import('../features/userme/ProfilePage'));
+const ProfilePage = screen(() => import('../features/users/ProfilePage'));
 const ImagesPage = screen(() => import('../features/images/ImagesPage'));
 const ImageEditPage = screen(() => import('../features/images/ImageEditPage'));
 const CategoriesPage = screen(() => import('../features/categories/CategoriesPage'));
@@ -35,7 +39,7 @@ const LocationTagsPage = screen(() => import('../features/locationtags/LocationT
 const LocationTagEditPage = screen(() => import('../features/locationtags/LocationTagEditPage'));
 const ApiKeysPage = screen(() => import('../features/apikeys/ApiKeysPage'));
 const ApiKeyEditPage = screen(() => import('../features/apikeys/ApiKeyEditPage'));
-const SsoSettingsPage = screen(() => import('../features/ssosettings/SsoSettingsPage'));
+const SsoSettingsPage = screen(() => import('../features/sso/SsoSettingsPage'));
 const ImportPage = screen(() => import('../features/imports/ImportPage'));
 const MapsPage = screen(() => import('../features/maps/MapsPage'));
 const MapEditPage = screen(() => import('../features/maps/MapEditPage'));

@@ -12,7 +12,7 @@ import { useState } from 'react';
 import { useForm, useWatch, type FieldErrors, type FieldValues } from 'react-hook-form';
 import { useNavigate, useSearchParams } from 'react-router';
 import { errorText } from '../api/client';
-import { useSiteNavigate } from '../features/session/SiteContext';
+import { useSiteNavigate } from '../features/access/SiteContext';
 import { ConfirmDialog, deleteConfirmMessage } from './ConfirmDialog';
 import { FormField, type FieldDef } from './FormField';
 import { parseNumber, validationMessage } from './formRules';

@@ -19,7 +19,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { errorText, type Page } from '../api/client';
 import { PAGE_SIZES } from '../constants';
-import { useSiteNavigate, useSiteSelection } from '../features/session/SiteContext';
+import { useSiteNavigate, useSiteSelection } from '../features/access/SiteContext';
 import { ConfirmDialog, deleteConfirmMessage } from './ConfirmDialog';
 import { NoRows } from './LoadFailure';
 import { listQueryFromParams, sameListQuery, withListQuery, type ListQuery } from './listQuery';

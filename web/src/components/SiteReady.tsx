@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useSiteSelection } from '../features/session/SiteContext';
+import { useSiteSelection } from '../features/access/SiteContext';
 import { Loading } from './Loading';
 
 /**

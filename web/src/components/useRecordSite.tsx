@@ -1,7 +1,7 @@
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useMemo, useState } from 'react';
-import { useSiteSelection } from '../features/session/SiteContext';
+import { useSiteSelection } from '../features/access/SiteContext';
 import type { FieldDef } from './FormField';
 import { ALL_SITES_ID } from '../constants';
 

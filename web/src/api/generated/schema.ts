@@ -17,7 +17,7 @@ export interface paths {
          * Login
          * @description Sign in; sets a new HttpOnly session cookie. Failures: 'rate limited', 'account locked'.
          *
-         *     On an organisation's subdomain (`acme.` in the host) only that organisation's users sign in.
+         *     On an organization's subdomain (`acme.` in the host) only that organization's users sign in.
          */
         post: operations["login_api_auth_login_post"];
         delete?: never;
@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * List Users
-         * @description Users of the organisation; sort by name or username; total in x-total-count.
+         * @description Users of the organization; sort by name or username; total in x-total-count.
          */
         get: operations["list_users_api_users_get"];
         /**
@@ -107,7 +107,7 @@ export interface paths {
         };
         /**
          * Get User
-         * @description One user of the organisation.
+         * @description One user of the organization.
          */
         get: operations["get_user_api_users__user_id__get"];
         /**
@@ -135,7 +135,7 @@ export interface paths {
         };
         /**
          * Usernames
-         * @description Usernames of the organisation (uploader look-ups and the like).
+         * @description Usernames of the organization (uploader look-ups and the like).
          */
         get: operations["usernames_api_usernames_get"];
         put?: never;
@@ -215,7 +215,7 @@ export interface paths {
         };
         /**
          * List Roles
-         * @description Roles of the organisation, sorted by name (Super Admin only for super admins).
+         * @description Roles of the organization, sorted by name (Super Admin only for super admins).
          */
         get: operations["list_roles_api_roles_get"];
         put?: never;
@@ -235,7 +235,7 @@ export interface paths {
         };
         /**
          * Access Rules
-         * @description Rights per resource, merged over the given roles of this organisation.
+         * @description Rights per resource, merged over the given roles of this organization.
          */
         get: operations["access_rules_api_accessRules_get"];
         put?: never;
@@ -255,13 +255,13 @@ export interface paths {
         };
         /**
          * List Organizations
-         * @description Every organisation (super admins only); total in x-total-count.
+         * @description Every organization (super admins only); total in x-total-count.
          */
         get: operations["list_organizations_api_organizations_get"];
         put?: never;
         /**
          * Create Organization
-         * @description Create an organisation with the seeded roles; subdomains are unique.
+         * @description Create an organization with the seeded roles; subdomains are unique.
          */
         post: operations["create_organization_api_organizations_post"];
         delete?: never;
@@ -279,18 +279,18 @@ export interface paths {
         };
         /**
          * Get Organization
-         * @description One organisation (super admins only).
+         * @description One organization (super admins only).
          */
         get: operations["get_organization_api_organizations__org_id__get"];
         /**
          * Update Organization
-         * @description Replace an organisation's fields.
+         * @description Replace an organization's fields.
          */
         put: operations["update_organization_api_organizations__org_id__put"];
         post?: never;
         /**
          * Delete Organization
-         * @description Delete another organisation and everything it owns.
+         * @description Delete another organization and everything it owns.
          */
         delete: operations["delete_organization_api_organizations__org_id__delete"];
         options?: never;
@@ -307,7 +307,7 @@ export interface paths {
         };
         /**
          * List Api Keys
-         * @description Keys of the organisation (tokens shown by their start only); total in x-total-count.
+         * @description Keys of the organization (tokens shown by their start only); total in x-total-count.
          */
         get: operations["list_api_keys_api_apikeys_get"];
         put?: never;
@@ -359,10 +359,10 @@ export interface paths {
         };
         /**
          * Sso Available
-         * @description Whether the login page offers this kind for the organisation of the request's subdomain
-         *     (for a signed-in caller: their own organisation).
+         * @description Whether the login page offers this kind for the organization of the request's subdomain
+         *     (for a signed-in caller: their own organization).
          *
-         *     `available`: enabled for the organisation and configured; `enabled`: enabled by a super
+         *     `available`: enabled for the organization and configured; `enabled`: enabled by a super
          *     admin (the SSO Settings screen is offered then).
          */
         get: operations["sso_available_api_auth__kind__available_get"];
@@ -423,7 +423,7 @@ export interface paths {
         };
         /**
          * Get Sso Settings
-         * @description The organisation's single sign-on settings; the client secret is never sent back.
+         * @description The organization's single sign-on settings; the client secret is never sent back.
          */
         get: operations["get_sso_settings_api_ssosettings_get"];
         /**
@@ -447,7 +447,7 @@ export interface paths {
         };
         /**
          * List Audit Log
-         * @description The organisation's audit log, newest first (administrators: modify on orgsettings).
+         * @description The organization's audit log, newest first (administrators: modify on orgsettings).
          *
          *     Actions: login, login.failed, logout, sso.login, sso.login.failed, password.reset,
          *     password.changed, user.created, user.updated, user.deleted, user.reset.sent,
@@ -455,7 +455,7 @@ export interface paths {
          *     organization.updated, organization.deleted, orgsettings.updated, site.created,
          *     site.updated, site.deleted, sitesettings.updated, `<feature>.exported` for exports, and
          *     mail.failed, mail.given_up for mail the server could not deliver yet or at all.
-         *     Entries carry actor, organisation, time and client; never a password, token or secret.
+         *     Entries carry actor, organization, time and client; never a password, token or secret.
          */
         get: operations["list_audit_log_api_auditlog_get"];
         put?: never;
@@ -527,13 +527,13 @@ export interface paths {
         };
         /**
          * Get Org Settings
-         * @description Organisation labels and hideWorkers; empty labels mean the defaults.
+         * @description Organization labels and hideWorkers; empty labels mean the defaults.
          */
         get: operations["get_org_settings_api_orgsettings_get"];
         put?: never;
         /**
          * Save Org Settings
-         * @description Save the organisation settings.
+         * @description Save the organization settings.
          */
         post: operations["save_org_settings_api_orgsettings_post"];
         delete?: never;
@@ -582,7 +582,7 @@ export interface paths {
         /**
          * Create Endpoint
          * @description Create an endpoint; the server generates its key. Names are unique in the
-         *     organisation (400 'duplicate'); the site must be in the caller's scope.
+         *     organization (400 'duplicate'); the site must be in the caller's scope.
          */
         post: operations["create_endpoint_api_endpoints_post"];
         delete?: never;
@@ -794,7 +794,7 @@ export interface paths {
         /**
          * Create Location Tag
          * @description Create a location tag: name and tag required; the tag is upper-cased and unique in
-         *     the organisation (400 'duplicate'); the zone must be of the same site.
+         *     the organization (400 'duplicate'); the zone must be of the same site.
          */
         post: operations["create_location_tag_api_locationtags_post"];
         delete?: never;
@@ -968,7 +968,7 @@ export interface paths {
         /**
          * Create Thing
          * @description Create a thing: `common.class` is required; tags are upper-cased and unique in the
-         *     organisation (400 'Tag X is a duplicate of another thing's tag'). Needs the create right
+         *     organization (400 'Tag X is a duplicate of another thing's tag'). Needs the create right
          *     on `items` for an item, on `workers` for a worker.
          */
         post: operations["create_thing_api_things_post"];
@@ -1035,7 +1035,7 @@ export interface paths {
          * Update Thing
          * @description Replace a thing's common fields and data. `common.class` cannot change (400);
          *     `state` is ignored except `alarmTamper: false`, which clears the tamper alarm;
-         *     `parents` must be things of the organisation (400 'Parent no longer exists.'). Needs the
+         *     `parents` must be things of the organization (400 'Parent no longer exists.'). Needs the
          *     modify right on `items` or `workers` by the thing's class.
          */
         put: operations["update_thing_api_things__thing_id__put"];
@@ -1148,7 +1148,7 @@ export interface paths {
         };
         /**
          * List Image Tags
-         * @description The organisation's image tags, most used first, for suggestions while typing.
+         * @description The organization's image tags, most used first, for suggestions while typing.
          */
         get: operations["list_image_tags_api_images_tags_get"];
         put?: never;
@@ -1412,7 +1412,7 @@ export interface paths {
         };
         /**
          * List Categories
-         * @description Image categories of the organisation, by name by default; total in x-total-count.
+         * @description Image categories of the organization, by name by default; total in x-total-count.
          */
         get: operations["list_categories_api_image_categories_get"];
         put?: never;
@@ -2058,7 +2058,7 @@ export interface paths {
         put?: never;
         /**
          * Import Row
-         * @description A row without a name is refused (400 'The row has no name: every item needs one'). A cell of a list field (tags, tags1, tags2, categories, labels) holds several values separated by commas, semicolons or line breaks. Categories are named: a name that is no image category of the organisation yet creates one (matched case-insensitively). With importSettings.generatePrefixTag a row without any tag gets the tag orgTagPrefix + an 8-digit sequence number, one more than the highest such tag in the organisation. With importSettings.prefixedTagDupCheck a row's tag also counts as a duplicate of a thing carrying orgTagPrefix + that tag.
+         * @description A row without a name is refused (400 'The row has no name: every item needs one'). A cell of a list field (tags, tags1, tags2, categories, labels) holds several values separated by commas, semicolons or line breaks. Categories are named: a name that is no image category of the organization yet creates one (matched case-insensitively). With importSettings.generatePrefixTag a row without any tag gets the tag orgTagPrefix + an 8-digit sequence number, one more than the highest such tag in the organization. With importSettings.prefixedTagDupCheck a row's tag also counts as a duplicate of a thing carrying orgTagPrefix + that tag.
          */
         post: operations["import_row_api_import_row_post"];
         delete?: never;
@@ -2078,7 +2078,7 @@ export interface paths {
         put?: never;
         /**
          * Import Rows
-         * @description Up to 500 rows with the same site, zone, mapping and updateDuplicate as the single-row call, in one transaction; each row answers on its own, in order: 'complete' or 'complete duplicate', 'duplicate' (a tag is already another item's; the reason is the single-row call's 400 message) or 'error' with its reason, and a refused row does not stop the others. What refuses the whole batch (nothing is written): more than 500 rows or a malformed body (422), a site or zone not found (404), no right (403), a mapping that maps a field or header twice, or no zone when the site requires one (400). A row without a name is refused (400 'The row has no name: every item needs one'). A cell of a list field (tags, tags1, tags2, categories, labels) holds several values separated by commas, semicolons or line breaks. Categories are named: a name that is no image category of the organisation yet creates one (matched case-insensitively). With importSettings.generatePrefixTag a row without any tag gets the tag orgTagPrefix + an 8-digit sequence number, one more than the highest such tag in the organisation. With importSettings.prefixedTagDupCheck a row's tag also counts as a duplicate of a thing carrying orgTagPrefix + that tag.
+         * @description Up to 500 rows with the same site, zone, mapping and updateDuplicate as the single-row call, in one transaction; each row answers on its own, in order: 'complete' or 'complete duplicate', 'duplicate' (a tag is already another item's; the reason is the single-row call's 400 message) or 'error' with its reason, and a refused row does not stop the others. What refuses the whole batch (nothing is written): more than 500 rows or a malformed body (422), a site or zone not found (404), no right (403), a mapping that maps a field or header twice, or no zone when the site requires one (400). A row without a name is refused (400 'The row has no name: every item needs one'). A cell of a list field (tags, tags1, tags2, categories, labels) holds several values separated by commas, semicolons or line breaks. Categories are named: a name that is no image category of the organization yet creates one (matched case-insensitively). With importSettings.generatePrefixTag a row without any tag gets the tag orgTagPrefix + an 8-digit sequence number, one more than the highest such tag in the organization. With importSettings.prefixedTagDupCheck a row's tag also counts as a duplicate of a thing carrying orgTagPrefix + that tag.
          */
         post: operations["import_rows_api_import_rows_post"];
         delete?: never;
@@ -2540,7 +2540,7 @@ export interface components {
             serial: string;
             /**
              * Tag1
-             * @description Tags are trimmed and upper-cased; each is unique within the organisation across every tag field of every thing (400 with 'duplicate' in the message)
+             * @description Tags are trimmed and upper-cased; each is unique within the organization across every tag field of every thing (400 with 'duplicate' in the message)
              * @default
              */
             tag1: string;
@@ -2561,7 +2561,7 @@ export interface components {
             labels?: string[];
             /**
              * Parents
-             * @description Ids of parent things of the organisation; unknown ids answer 400 'Parent no longer exists.'; a thing cannot be its own parent
+             * @description Ids of parent things of the organization; unknown ids answer 400 'Parent no longer exists.'; a thing cannot be its own parent
              */
             parents?: string[];
             /** Photo */
@@ -2592,7 +2592,7 @@ export interface components {
             serial: string;
             /**
              * Tag1
-             * @description Tags are trimmed and upper-cased; each is unique within the organisation across every tag field of every thing (400 with 'duplicate' in the message)
+             * @description Tags are trimmed and upper-cased; each is unique within the organization across every tag field of every thing (400 with 'duplicate' in the message)
              * @default
              */
             tag1: string;
@@ -2613,7 +2613,7 @@ export interface components {
             labels?: string[];
             /**
              * Parents
-             * @description Ids of parent things of the organisation; unknown ids answer 400 'Parent no longer exists.'; a thing cannot be its own parent
+             * @description Ids of parent things of the organization; unknown ids answer 400 'Parent no longer exists.'; a thing cannot be its own parent
              */
             parents?: string[];
             /** Photo */
@@ -2653,7 +2653,7 @@ export interface components {
             serial: string;
             /**
              * Tag1
-             * @description Tags are trimmed and upper-cased; each is unique within the organisation across every tag field of every thing (400 with 'duplicate' in the message)
+             * @description Tags are trimmed and upper-cased; each is unique within the organization across every tag field of every thing (400 with 'duplicate' in the message)
              * @default
              */
             tag1: string;
@@ -2674,7 +2674,7 @@ export interface components {
             labels?: string[];
             /**
              * Parents
-             * @description Ids of parent things of the organisation; unknown ids answer 400 'Parent no longer exists.'; a thing cannot be its own parent
+             * @description Ids of parent things of the organization; unknown ids answer 400 'Parent no longer exists.'; a thing cannot be its own parent
              */
             parents?: string[];
             /** Photo */
@@ -2720,7 +2720,7 @@ export interface components {
         EndpointRead: {
             /**
              * Name
-             * @description Unique in the organisation
+             * @description Unique in the organization
              */
             name: string;
             /**
@@ -2815,7 +2815,7 @@ export interface components {
         EndpointWrite: {
             /**
              * Name
-             * @description Unique in the organisation
+             * @description Unique in the organization
              */
             name: string;
             /**
@@ -3296,7 +3296,7 @@ export interface components {
             name: string;
             /**
              * Tag
-             * @description Stored trimmed and upper case; unique in the organisation
+             * @description Stored trimmed and upper case; unique in the organization
              */
             tag: string;
             /**
@@ -3325,7 +3325,7 @@ export interface components {
             name: string;
             /**
              * Tag
-             * @description Stored trimmed and upper case; unique in the organisation
+             * @description Stored trimmed and upper case; unique in the organization
              */
             tag: string;
             /**
@@ -3917,7 +3917,7 @@ export interface components {
             available: boolean;
             /**
              * Enabled
-             * @description Enabled for the organisation (it may still need settings)
+             * @description Enabled for the organization (it may still need settings)
              * @default false
              */
             enabled: boolean;
@@ -4665,7 +4665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4757,7 +4757,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4826,7 +4826,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4902,7 +4902,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4971,7 +4971,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5043,7 +5043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5110,7 +5110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5175,7 +5175,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5240,7 +5240,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5305,7 +5305,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5374,7 +5374,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5439,7 +5439,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5506,7 +5506,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5634,7 +5634,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5703,7 +5703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5770,7 +5770,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5841,7 +5841,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5906,7 +5906,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5982,7 +5982,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6051,7 +6051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6118,7 +6118,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6183,7 +6183,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6250,7 +6250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6318,7 +6318,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6388,7 +6388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6453,7 +6453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6522,7 +6522,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6604,7 +6604,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6680,7 +6680,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6749,7 +6749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6816,7 +6816,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6887,7 +6887,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6952,7 +6952,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7017,7 +7017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7086,7 +7086,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7153,7 +7153,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7224,7 +7224,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7302,7 +7302,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7371,7 +7371,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7443,7 +7443,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7521,7 +7521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7588,7 +7588,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7657,7 +7657,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7732,7 +7732,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7799,7 +7799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7870,7 +7870,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -7935,7 +7935,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8003,7 +8003,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8081,7 +8081,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8150,7 +8150,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8217,7 +8217,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8288,7 +8288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8353,7 +8353,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8431,7 +8431,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8500,7 +8500,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8567,7 +8567,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8638,7 +8638,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8703,7 +8703,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8781,7 +8781,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8850,7 +8850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8917,7 +8917,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -8988,7 +8988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9053,7 +9053,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9122,7 +9122,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9207,7 +9207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9278,7 +9278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9367,7 +9367,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9452,7 +9452,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9521,7 +9521,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9607,7 +9607,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9674,7 +9674,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9741,7 +9741,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9812,7 +9812,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9877,7 +9877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9964,7 +9964,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10051,7 +10051,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10143,7 +10143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10212,7 +10212,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10316,7 +10316,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10381,7 +10381,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10451,7 +10451,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10518,7 +10518,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10608,7 +10608,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10694,7 +10694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10780,7 +10780,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10868,7 +10868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -10956,7 +10956,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11026,7 +11026,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11093,7 +11093,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11160,7 +11160,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11227,7 +11227,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11298,7 +11298,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11388,7 +11388,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11453,7 +11453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11529,7 +11529,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11598,7 +11598,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11665,7 +11665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11736,7 +11736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11801,7 +11801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11868,7 +11868,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -11936,7 +11936,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12127,7 +12127,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12204,7 +12204,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12278,7 +12278,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12357,7 +12357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12445,7 +12445,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12514,7 +12514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12586,7 +12586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12658,7 +12658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12735,7 +12735,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12805,7 +12805,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12882,7 +12882,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -12954,7 +12954,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13021,7 +13021,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13099,7 +13099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13168,7 +13168,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13235,7 +13235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13306,7 +13306,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13371,7 +13371,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13441,7 +13441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13514,7 +13514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13586,7 +13586,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13658,7 +13658,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13726,7 +13726,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13798,7 +13798,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13885,7 +13885,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -13972,7 +13972,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -14061,7 +14061,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not found (also another organisation's resource) */
+            /** @description Not found (also another organization's resource) */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -14,8 +14,8 @@ import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useSignOut } from '../../features/auth/queries';
-import { useCurrentUser } from '../../features/session/queries';
-import { useSiteNavigate } from '../../features/session/SiteContext';
+import { useCurrentUser } from '../../features/access/queries';
+import { useSiteNavigate } from '../../features/access/SiteContext';
 
 function initials(name: string | undefined): string {
   const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);

@@ -1,7 +1,7 @@
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
-import { useVersion } from '../../features/session/queries';
+import { useVersion } from '../../features/access/queries';
 import { AccountMenu } from './AccountMenu';
 import { Logo } from './Logo';
 import { NavMenu } from './NavMenu';

@@ -17,11 +17,11 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import { useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
-import { useSsoAvailable } from '../../features/ssosettings/queries';
+import { useSsoAvailable } from '../../features/sso/queries';
 import { useSiteReportConfigs } from '../../features/reports/queries';
-import { usePermissions } from '../../features/session/queries';
+import { usePermissions } from '../../features/access/queries';
 import { useSiteMaps } from '../../features/maps/queries';
-import { useSitePath, useSiteSelection } from '../../features/session/SiteContext';
+import { useSitePath, useSiteSelection } from '../../features/access/SiteContext';
 import { useLabels } from '../../features/settings/queries';
 import { buildMenu, isActivePath, type MenuIcon, type MenuLink } from './menu';
 
@@ -90,7 +90,7 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
       buildMenu({
         can: perms.can,
         labels,
-        // SSO enabled for the organisation: its settings screen is offered.
+        // SSO enabled for the organization: its settings screen is offered.
         ssoAvailable: okta.data?.enabled === true || entra.data?.enabled === true,
         // All Sites lists every site's maps and reports: each names its site.
         maps: (maps.data ?? []).map((m) => ({

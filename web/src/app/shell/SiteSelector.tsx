@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { useSiteSelection } from '../../features/session/SiteContext';
+import { useSiteSelection } from '../../features/access/SiteContext';
 
 /** A dropdown only when there is a choice; otherwise the one site's name. */
 export function SiteSelector() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { labelsFrom } from '../../features/settings/labels';
-import { permissionsFrom } from '../../features/session/permissions';
+import { permissionsFrom } from '../../features/access/permissions';
 import { buildMenu, isActivePath, type MenuEntry } from './menu';
 
 function labelsOf(entries: MenuEntry[]): string[] {

@@ -1,6 +1,6 @@
 /** The drawer menu, by the user's rights (spec section 2, Shell). */
 import type { Labels } from '../../features/settings/labels';
-import type { Operation, Resource } from '../../features/session/permissions';
+import type { Operation, Resource } from '../../features/access/permissions';
 
 export type MenuIcon =
   | 'home'

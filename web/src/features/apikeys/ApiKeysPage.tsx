@@ -3,7 +3,7 @@ import { statusErrorText } from '../../api/client';
 import type { ApiKey } from '../../api/types';
 import { GenericList, type ListColumn } from '../../components/GenericList';
 import { formatDate } from '../../components/format';
-import { usePermissions } from '../session/queries';
+import { usePermissions } from '../access/queries';
 import { useRoleOptions, useScopedSiteOptions } from '../users/scopeOptions';
 import { CONFIRM_DELETE_TITLE } from './messages';
 import { apiKeysListQuery, useDeleteApiKey } from './queries';

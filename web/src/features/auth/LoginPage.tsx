@@ -9,7 +9,7 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { TextInput } from '../../components/TextInput';
 import { AuthCard } from './AuthCard';
 import { afterLoginPath, loginFailureMessage } from './loginMessages';
-import { ssoRedirectUrl, useSsoAvailable } from '../ssosettings/queries';
+import { ssoRedirectUrl, useSsoAvailable } from '../sso/queries';
 import { useLogin } from './queries';
 
 export default function LoginPage() {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { api, unwrap } from '../../api/client';
-import { sessionKeys } from '../session/queries';
+import { sessionKeys } from '../access/queries';
 
 export function useLogin() {
   const client = useQueryClient();

@@ -1,6 +1,6 @@
 import type { ImageCategory } from '../../api/types';
 import { GenericList, type ListColumn } from '../../components/GenericList';
-import { usePermissions } from '../session/queries';
+import { usePermissions } from '../access/queries';
 import { CategoryDeleteMessage } from './CategoryDeleteMessage';
 import { categoriesListQuery, useDeleteCategory } from './queries';
 

@@ -3,7 +3,7 @@ import type { ImageCategory } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
 import { QrCode } from '../../components/QrCode';
-import { usePermissions } from '../session/queries';
+import { usePermissions } from '../access/queries';
 import { CategoryDeleteMessage } from './CategoryDeleteMessage';
 import { useCategory, useDeleteCategory, useSaveCategory } from './queries';
 

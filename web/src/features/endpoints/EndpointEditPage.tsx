@@ -10,8 +10,8 @@ import { SiteReady } from '../../components/SiteReady';
 import { Loading } from '../../components/Loading';
 import { useRecordSite } from '../../components/useRecordSite';
 import { useMapOptions } from '../maps/queries';
-import { useSiteNavigate } from '../session/SiteContext';
-import { usePermissions } from '../session/queries';
+import { useSiteNavigate } from '../access/SiteContext';
+import { usePermissions } from '../access/queries';
 import { AntennasEditor } from './AntennasEditor';
 import { EndpointStatusHistory } from './EndpointStatusHistory';
 import {

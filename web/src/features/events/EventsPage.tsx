@@ -10,7 +10,7 @@ import { lastDays, type DateRangeValue } from '../../components/format';
 import { DEFAULT_PAGE_SIZE } from '../../constants';
 import { PageHeader } from '../../components/PageHeader';
 import { useLiveUpdates } from '../live/useLiveUpdates';
-import { useSiteSelection } from '../session/SiteContext';
+import { useSiteSelection } from '../access/SiteContext';
 import { EventsTable } from './EventsTable';
 import { eventKeys, eventsPageQuery, useEventSources, type EventFilter } from './queries';
 

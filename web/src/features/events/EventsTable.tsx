@@ -19,7 +19,7 @@ import { Loading } from '../../components/Loading';
 import { Pager } from '../../components/Pager';
 import { formatListDate } from '../../components/format';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
-import { useSiteNavigate } from '../session/SiteContext';
+import { useSiteNavigate } from '../access/SiteContext';
 import { eventThingPath, formatEventData, formatFirstTime, isMatched } from './eventLogic';
 import { useEventsPage, type EventFilter } from './queries';
 

@@ -19,7 +19,7 @@ import { LoadGate } from '../../components/LoadGate';
 import { PageHeader } from '../../components/PageHeader';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
 import { EventsTable } from '../events/EventsTable';
-import { useSiteNavigate, useSitePath } from '../session/SiteContext';
+import { useSiteNavigate, useSitePath } from '../access/SiteContext';
 import { useSiteLabels } from '../settings/queries';
 import {
   exceptionEventPeriod,

@@ -13,7 +13,7 @@ import { formatOnClock, wallClock } from '../../components/siteClock';
 import { PageHeader } from '../../components/PageHeader';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
 import { DownloadButton } from '../reports/DownloadButton';
-import { useSiteClock, useSiteNavigate, useSiteSelection } from '../session/SiteContext';
+import { useSiteClock, useSiteNavigate, useSiteSelection } from '../access/SiteContext';
 import { useSiteLabels } from '../settings/queries';
 import { exceptionMessage, exceptionTypeName } from './exceptionLogic';
 import { downloadExceptions, useExceptions } from './queries';

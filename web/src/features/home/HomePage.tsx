@@ -7,7 +7,7 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import { useMemo, type ReactNode } from 'react';
 import { PageHeader } from '../../components/PageHeader';
-import { useSiteSelection } from '../session/SiteContext';
+import { useSiteSelection } from '../access/SiteContext';
 import { useSiteLabels } from '../settings/queries';
 import { EndpointStatusTable } from './EndpointStatusTable';
 import { joinStatuses } from './homeLogic';

@@ -34,8 +34,8 @@ import type { FieldDef } from '../../components/FormField';
 import { formatBytes, formatImageDate } from '../../components/format';
 import { LoadGate } from '../../components/LoadGate';
 import { useSnackbar } from '../../components/Snackbar';
-import { usePermissions } from '../session/queries';
-import { useSiteNavigate } from '../session/SiteContext';
+import { usePermissions } from '../access/queries';
+import { useSiteNavigate } from '../access/SiteContext';
 import { CategoryPicker, TagPicker, type CategoryChoice } from './LabelPickers';
 import { locationOf, mapsUrl } from './location';
 import {

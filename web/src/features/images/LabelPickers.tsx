@@ -47,7 +47,7 @@ export function CategoryPicker({
   );
 }
 
-/** Free tags (green chips): the organisation's tags are suggested while typing; Enter adds. */
+/** Free tags (green chips): the organization's tags are suggested while typing; Enter adds. */
 export function TagPicker({
   label,
   value,

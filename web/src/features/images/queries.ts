@@ -74,7 +74,7 @@ export function useImage(id: string) {
   });
 }
 
-/** The organisation's image tags starting with what is typed, most used first. */
+/** The organization's image tags starting with what is typed, most used first. */
 export function useImageTags(prefix: string, enabled = true) {
   return useQuery({
     queryKey: imageKeys.tags(prefix),

@@ -25,8 +25,8 @@ import { EmptyState } from '../../components/EmptyState';
 import { PageHeader } from '../../components/PageHeader';
 import { useSnackbar } from '../../components/Snackbar';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES } from '../../constants';
-import { usePermissions } from '../session/queries';
-import { useSiteSelection } from '../session/SiteContext';
+import { usePermissions } from '../access/queries';
+import { useSiteSelection } from '../access/SiteContext';
 import { useSiteSettings } from '../settings/queries';
 import { useZoneOptions } from '../zones/queries';
 import {

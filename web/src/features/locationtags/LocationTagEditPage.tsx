@@ -7,7 +7,7 @@ import { SiteReady } from '../../components/SiteReady';
 import { useRecordSite } from '../../components/useRecordSite';
 import { coordinateRule } from '../endpoints/endpointForm';
 import { useMapOptions } from '../maps/queries';
-import { usePermissions } from '../session/queries';
+import { usePermissions } from '../access/queries';
 import { useZoneOptions } from '../zones/queries';
 import {
   NO_ZONE,

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import type { LocationTag } from '../../api/types';
 import { GenericList, type ListColumn } from '../../components/GenericList';
-import { useSiteSelection } from '../session/SiteContext';
-import { usePermissions } from '../session/queries';
+import { useSiteSelection } from '../access/SiteContext';
+import { usePermissions } from '../access/queries';
 import { useZoneOptions } from '../zones/queries';
 import { formatCoordinates } from './locationTagForm';
 import { locationTagsListQuery, useDeleteLocationTag } from './queries';

@@ -6,7 +6,7 @@ import { useEffect, useMemo } from 'react';
 import { ImageOverlay, MapContainer, Marker, Popup, useMap } from 'react-leaflet';
 import { Link as RouterLink } from 'react-router';
 import type { FloorMap, MapThing } from '../../api/types';
-import { useSitePath } from '../session/SiteContext';
+import { useSitePath } from '../access/SiteContext';
 import './leafletIcons';
 import { MAP_ZOOM, mapBounds, markerPosition, timeSince } from './mapLogic';
 import { MarkerClusterGroup } from './MarkerClusterGroup';

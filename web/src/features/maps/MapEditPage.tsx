@@ -16,8 +16,8 @@ import type { FieldDef } from '../../components/FormField';
 import { LoadGate } from '../../components/LoadGate';
 import { SiteReady } from '../../components/SiteReady';
 import { PageHeader } from '../../components/PageHeader';
-import { useSitePath, useSiteSelection } from '../session/SiteContext';
-import { usePermissions } from '../session/queries';
+import { useSitePath, useSiteSelection } from '../access/SiteContext';
+import { usePermissions } from '../access/queries';
 import { FloorPlanPlacer } from './FloorPlanPlacer';
 import { formToMap, mapFormProblem, mapToForm, type MapForm } from './mapForm';
 import {

@@ -7,8 +7,8 @@ import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useSnackbar } from '../../components/Snackbar';
-import { useSitePath } from '../session/SiteContext';
-import { usePermissions } from '../session/queries';
+import { useSitePath } from '../access/SiteContext';
+import { usePermissions } from '../access/queries';
 import { useLabels } from '../settings/queries';
 import { useFloorMap, useMapThings } from './queries';
 

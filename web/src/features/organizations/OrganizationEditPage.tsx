@@ -2,7 +2,7 @@ import { useParams } from 'react-router';
 import type { Organization } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
-import { usePermissions } from '../session/queries';
+import { usePermissions } from '../access/queries';
 import { retentionDays, retentionRule } from './organizationForm';
 import { useDeleteOrganization, useOrganization, useSaveOrganization } from './queries';
 import { fieldText } from '../../components/formRules';

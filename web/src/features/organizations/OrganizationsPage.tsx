@@ -1,6 +1,6 @@
 import type { Organization } from '../../api/types';
 import { GenericList, type ListColumn } from '../../components/GenericList';
-import { usePermissions } from '../session/queries';
+import { usePermissions } from '../access/queries';
 import { organizationsListQuery, useDeleteOrganization } from './queries';
 
 const columns: ListColumn<Organization>[] = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { retentionDays, retentionRule } from './organizationForm';
 
-describe('organisation history retention', () => {
+describe('organization history retention', () => {
   it('takes 0 or whole days from 30 to 3650', () => {
     expect(retentionRule('')).toBe(true);
     expect(retentionRule('0')).toBe(true);

@@ -31,7 +31,7 @@ import {
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { formatOnClock, wallClock } from '../../components/siteClock';
-import { useSiteClock, useSiteSelection } from '../session/SiteContext';
+import { useSiteClock, useSiteSelection } from '../access/SiteContext';
 import { useSiteLabels } from '../settings/queries';
 import {
   ACTIVITY_PAGE_SIZES,

@@ -4,8 +4,8 @@ import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
 import { SiteReady } from '../../components/SiteReady';
 import { ALL_SITES_ID } from '../../constants';
-import { usePermissions } from '../session/queries';
-import { useSiteSelection } from '../session/SiteContext';
+import { usePermissions } from '../access/queries';
+import { useSiteSelection } from '../access/SiteContext';
 import { ChipsInput, chipValues } from '../../components/ChipsInput';
 import { useZoneOptions } from '../zones/queries';
 import {

@@ -2,8 +2,8 @@ import Checkbox from '@mui/material/Checkbox';
 import { useMemo } from 'react';
 import type { ReportConfig } from '../../api/types';
 import { GenericList, type ListColumn } from '../../components/GenericList';
-import { usePermissions } from '../session/queries';
-import { useSiteSelection } from '../session/SiteContext';
+import { usePermissions } from '../access/queries';
+import { useSiteSelection } from '../access/SiteContext';
 import { reportConfigsListQuery, useDeleteReportConfig, useReportTypes } from './queries';
 
 /** Report Configuration: the site's configured reports (Name, Type, Zone, Email). */

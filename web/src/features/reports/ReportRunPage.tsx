@@ -11,7 +11,7 @@ import { LoadGate } from '../../components/LoadGate';
 import { wallClock } from '../../components/siteClock';
 import { PageHeader } from '../../components/PageHeader';
 import { DownloadButton } from './DownloadButton';
-import { useSiteClock } from '../session/SiteContext';
+import { useSiteClock } from '../access/SiteContext';
 import { downloadReport, useReportConfig, useReportTypes } from './queries';
 
 const TODAY_ONLY = QUICK_RANGES.slice(0, 1);

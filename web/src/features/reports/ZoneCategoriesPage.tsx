@@ -21,7 +21,7 @@ import { useLoadFailure } from '../../components/useLoadFailure';
 import { FilterBar } from '../../components/FilterBar';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
-import { useSiteSelection } from '../session/SiteContext';
+import { useSiteSelection } from '../access/SiteContext';
 import { useZoneOptions } from '../zones/queries';
 import { DownloadButton } from './DownloadButton';
 import { downloadCategoryReport, useCategoryReport } from './queries';

@@ -19,7 +19,7 @@ import { PageHeader } from '../../components/PageHeader';
 import { PAGE_SIZES } from '../../constants';
 import { ZoneOverview } from '../home/ZoneOverview';
 import { useLiveUpdates } from '../live/useLiveUpdates';
-import { useSiteSelection } from '../session/SiteContext';
+import { useSiteSelection } from '../access/SiteContext';
 import type { Labels } from '../settings/labels';
 import { useSiteLabels } from '../settings/queries';
 import { useZoneOptions } from '../zones/queries';

@@ -23,7 +23,7 @@ import {
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, UNKNOWN_THING_ID } from '../../constants';
-import { useSiteSelection } from '../session/SiteContext';
+import { useSiteSelection } from '../access/SiteContext';
 import { useSiteLabels } from '../settings/queries';
 import { useZoneOptions } from '../zones/queries';
 import { DownloadButton } from './DownloadButton';

@@ -18,8 +18,8 @@ import { LoadGate } from '../../components/LoadGate';
 import { PageHeader } from '../../components/PageHeader';
 import { DEFAULT_LABELS } from '../../constants';
 import { useCategoryOptions } from '../categories/queries';
-import { useSiteSelection } from '../session/SiteContext';
-import { usePermissions } from '../session/queries';
+import { useSiteSelection } from '../access/SiteContext';
+import { usePermissions } from '../access/queries';
 import { useSaveSiteSettings, useSiteSettings } from './queries';
 import { formToSettings, settingsToForm, type SiteSettingsForm } from './siteSettingsForm';
 

@@ -10,7 +10,7 @@ describe('labels', () => {
     hideWorkers: false,
   };
 
-  it("prefers the site's labels, else the organisation's", () => {
+  it("prefers the site's labels, else the organization's", () => {
     expect(mergeLabels(org, { itemNameLabel: 'Asset Name', itemSerialLabel: ' ' })).toEqual({
       ...org,
       itemName: 'Asset Name',

@@ -8,7 +8,7 @@ export interface Labels {
   hideWorkers: boolean;
 }
 
-/** Label settings as the organisation's and the sites' settings carry them. */
+/** Label settings as the organization's and the sites' settings carry them. */
 export interface LabelOverrides {
   itemLabel?: string | null;
   workerLabel?: string | null;
@@ -33,7 +33,7 @@ export function mergeLabels(
   };
 }
 
-/** Renamed labels from the organisation settings; empty means the default. */
+/** Renamed labels from the organization settings; empty means the default. */
 export function labelsFrom(settings: LabelOverrides | undefined): Labels {
   return mergeLabels({ ...DEFAULT_LABELS, hideWorkers: false }, settings);
 }

@@ -3,7 +3,7 @@ import { useMemo } from 'react';
 import { api, unwrap } from '../../api/client';
 import type { SiteSettings } from '../../api/types';
 import { ALL_SITES_ID } from '../../constants';
-import { useSiteSelection } from '../session/SiteContext';
+import { useSiteSelection } from '../access/SiteContext';
 import { labelsFrom, mergeLabels, type Labels } from './labels';
 
 export const settingsKeys = {
@@ -34,7 +34,7 @@ export function useSiteSettings(site: string | undefined) {
   });
 }
 
-/** Labels for a site's things: the site's settings over the organisation's. */
+/** Labels for a site's things: the site's settings over the organization's. */
 export function useSiteLabels(site: string | undefined): Labels {
   const org = useOrgSettings();
   const siteSettings = useSiteSettings(site);

@@ -14,8 +14,8 @@ import type { Site, SiteWrite } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { EmptyState } from '../../components/EmptyState';
 import { LoadGate } from '../../components/LoadGate';
-import { usePermissions } from '../session/queries';
-import { pathWithSite } from '../session/siteSelection';
+import { usePermissions } from '../access/queries';
+import { pathWithSite } from '../access/siteSelection';
 import { useDeleteSite, useSaveSite, useSite, useTimezones } from './queries';
 
 export interface SiteForm {

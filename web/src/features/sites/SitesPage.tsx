@@ -1,7 +1,7 @@
 import { GenericList, type ListColumn } from '../../components/GenericList';
 import { formatListDate } from '../../components/format';
 import type { Site } from '../../api/types';
-import { usePermissions } from '../session/queries';
+import { usePermissions } from '../access/queries';
 import { sitesListQuery, useDeleteSite } from './queries';
 
 const columns: ListColumn<Site>[] = [

@@ -26,7 +26,7 @@ import { LoadFailure } from '../../components/LoadFailure';
 import { Loading } from '../../components/Loading';
 import { useSnackbar } from '../../components/Snackbar';
 import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from '../../constants';
-import { useSiteNavigate } from '../session/SiteContext';
+import { useSiteNavigate } from '../access/SiteContext';
 import { fetchThing, getThing, putThing, thingKeys, useRelated, useThingSearch } from './queries';
 import { planLink, planUnlink, tagDisplay, type Relation } from './thingLogic';
 

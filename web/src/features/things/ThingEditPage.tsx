@@ -7,9 +7,9 @@ import { LoadGate } from '../../components/LoadGate';
 import { Loading } from '../../components/Loading';
 import { SiteReady } from '../../components/SiteReady';
 import { ALL_SITES_ID } from '../../constants';
-import { useSiteSelection } from '../session/SiteContext';
+import { useSiteSelection } from '../access/SiteContext';
 import { useSiteLabels } from '../settings/queries';
-import { usePermissions } from '../session/queries';
+import { usePermissions } from '../access/queries';
 import { photoTab } from './photoTab';
 import {
   fetchThing,

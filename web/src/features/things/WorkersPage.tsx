@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { useLabels } from '../settings/queries';
-import { useSitePath } from '../session/SiteContext';
+import { useSitePath } from '../access/SiteContext';
 import { ThingsList } from './ThingsList';
 
 export default function WorkersPage() {

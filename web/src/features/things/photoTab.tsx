@@ -22,8 +22,8 @@ import { useSnackbar } from '../../components/Snackbar';
 import { Tooltip } from '../../components/Tooltip';
 import { imageUrl, useDeleteImages, useUpload } from '../images/queries';
 import { RETURN_PARAM } from '../images/search';
-import { useSitePath } from '../session/SiteContext';
-import { usePermissions } from '../session/queries';
+import { useSitePath } from '../access/SiteContext';
+import { usePermissions } from '../access/queries';
 import {
   DELETE_IMAGE_FAILED,
   PhotoTabError,

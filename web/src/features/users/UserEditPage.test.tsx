@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { adminRules, mockApi, renderAt, findCall } from '../../test/utils';
-import ProfilePage from '../userme/ProfilePage';
+import ProfilePage from './ProfilePage';
 import UserEditPage from './UserEditPage';
 
 const me = {

@@ -7,7 +7,7 @@ import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
 import { useSnackbar } from '../../components/Snackbar';
 import { useSignOut } from '../auth/queries';
-import { useCurrentUser, usePermissions } from '../session/queries';
+import { useCurrentUser, usePermissions } from '../access/queries';
 import { passwordProblem } from './passwordRule';
 import { useRoleOptions, useScopedSiteOptions } from './scopeOptions';
 import {

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { User } from '../../api/types';
 import { GenericList, type ListColumn } from '../../components/GenericList';
-import { usePermissions } from '../session/queries';
+import { usePermissions } from '../access/queries';
 import { useDeleteUser, useRoles, usersListQuery } from './queries';
 
 export default function UsersPage() {

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { FieldOption } from '../../components/FormField';
 import { ALL_SITES_ID, ALL_SITES_NAME } from '../../constants';
-import { useCurrentUser, usePermissions } from '../session/queries';
+import { useCurrentUser, usePermissions } from '../access/queries';
 import { useSiteOptions } from '../sites/queries';
 import { useRoles } from './queries';
 

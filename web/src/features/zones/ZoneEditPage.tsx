@@ -5,7 +5,7 @@ import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
 import { SiteReady } from '../../components/SiteReady';
 import { useRecordSite } from '../../components/useRecordSite';
-import { usePermissions } from '../session/queries';
+import { usePermissions } from '../access/queries';
 import { GatesEditor } from './GatesEditor';
 import { useDeleteZone, useKillModes, useSaveZone, useZone } from './queries';
 import {

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import type { Zone } from '../../api/types';
 import { GenericList, type ListColumn } from '../../components/GenericList';
-import { useSiteSelection } from '../session/SiteContext';
-import { usePermissions } from '../session/queries';
+import { useSiteSelection } from '../access/SiteContext';
+import { usePermissions } from '../access/queries';
 import { useLabels } from '../settings/queries';
 import { useDeleteZone, zonesListQuery } from './queries';
 import { formatAlertTime } from './zoneForm';

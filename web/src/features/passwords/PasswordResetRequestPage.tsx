@@ -8,8 +8,8 @@ import { errorText } from '../../api/client';
 import { isEmail } from '../../components/formRules';
 import { useSnackbar } from '../../components/Snackbar';
 import { TextInput } from '../../components/TextInput';
-import { AuthCard, ReturnToLoginLink } from './AuthCard';
-import { usePasswordResetRequest } from '../passwords/queries';
+import { AuthCard, ReturnToLoginLink } from '../auth/AuthCard';
+import { usePasswordResetRequest } from './queries';
 
 export default function PasswordResetRequestPage() {
   const navigate = useNavigate();

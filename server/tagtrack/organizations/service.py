@@ -1,4 +1,4 @@
-"""Organisations are managed by super admins; a new one gets the seeded roles
+"""Organizations are managed by super admins; a new one gets the seeded roles
 and the default image category."""
 
 from tagtrack.access.principal import Principal
@@ -8,8 +8,8 @@ from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.kit.lists import ListParams
 from tagtrack.models import Organization
-from tagtrack.orgs.repository import OrganizationRepository
-from tagtrack.orgs.schemas import OrganizationRead, OrganizationWrite
+from tagtrack.organizations.repository import OrganizationRepository
+from tagtrack.organizations.schemas import OrganizationRead, OrganizationWrite
 
 
 def organization_read(org: Organization) -> OrganizationRead:
@@ -57,7 +57,7 @@ class OrganizationService:
             )
 
     async def create_organization(self, name: str, subdomain: str) -> Organization:
-        """Create an organisation with its seeded roles (also used at first start)."""
+        """Create an organization with its seeded roles (also used at first start)."""
         org = await self.repository.add(Organization(name=name, subdomain=subdomain))
         await self.roles.seed_org_roles(org.id)
         await self.categories.seed_default(org.id)

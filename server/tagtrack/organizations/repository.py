@@ -42,6 +42,6 @@ class OrganizationRepository(Repository[Organization]):
         return (await self.session.execute(stmt)).scalar_one_or_none()
 
     async def the_only_one(self) -> Organization | None:
-        """The organisation of an installation that has exactly one."""
+        """The organization of an installation that has exactly one."""
         rows = (await self.session.execute(select(Organization).limit(2))).scalars().all()
         return rows[0] if len(rows) == 1 else None

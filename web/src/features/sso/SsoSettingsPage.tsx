@@ -1,7 +1,7 @@
 import type { SsoSettings } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
-import { usePermissions } from '../session/queries';
+import { usePermissions } from '../access/queries';
 import { useSaveSsoSettings, useSsoSettings } from './queries';
 import { fieldText } from '../../components/formRules';
 
@@ -18,7 +18,7 @@ export interface SsoSettingsForm {
 const ISSUER_URL = /^(https:\/\/[^\s/]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)(\/\S*)?$/;
 
 function tabsFor(settings: SsoSettings): TabDef<SsoSettingsForm>[] {
-  // Each kind's tab shows when it is enabled for the organisation (both when neither is).
+  // Each kind's tab shows when it is enabled for the organization (both when neither is).
   const neither = !settings.oktaEnabled && !settings.entraEnabled;
   return [
     {

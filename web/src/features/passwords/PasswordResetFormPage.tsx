@@ -8,8 +8,8 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client';
 import { useSnackbar } from '../../components/Snackbar';
 import { TextInput } from '../../components/TextInput';
-import { AuthCard, ReturnToLoginLink } from './AuthCard';
-import { usePasswordReset } from '../passwords/queries';
+import { AuthCard, ReturnToLoginLink } from '../auth/AuthCard';
+import { usePasswordReset } from './queries';
 import { passwordProblem } from '../users/passwordRule';
 import { usernameFromToken } from './resetToken';
 

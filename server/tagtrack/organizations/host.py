@@ -1,14 +1,14 @@
-"""Which organisation a request is for: the first label of its host names its subdomain.
+"""Which organization a request is for: the first label of its host names its subdomain.
 
-`acme.track.example.com` and `acme.localhost` are the organisation whose subdomain is `acme`.
-A host that names none (an IP address, a bare name) falls back to the only organisation of
+`acme.track.example.com` and `acme.localhost` are the organization whose subdomain is `acme`.
+A host that names none (an IP address, a bare name) falls back to the only organization of
 an installation that has just one.
 """
 
 import ipaddress
 
 from tagtrack.models import Organization
-from tagtrack.orgs.repository import OrganizationRepository
+from tagtrack.organizations.repository import OrganizationRepository
 
 
 def subdomain_of(host: str) -> str | None:
@@ -30,10 +30,10 @@ class HostOrganizations:
         self.repository = repository
 
     async def by_subdomain(self, host: str) -> Organization | None:
-        """The organisation the host's subdomain names, if any."""
+        """The organization the host's subdomain names, if any."""
         subdomain = subdomain_of(host)
         return await self.repository.by_subdomain(subdomain) if subdomain else None
 
     async def for_host(self, host: str) -> Organization | None:
-        """The subdomain's organisation, else the only organisation there is."""
+        """The subdomain's organization, else the only organization there is."""
         return await self.by_subdomain(host) or await self.repository.the_only_one()

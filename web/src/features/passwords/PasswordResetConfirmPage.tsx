@@ -2,7 +2,7 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useNavigate } from 'react-router';
-import { AuthCard } from './AuthCard';
+import { AuthCard } from '../auth/AuthCard';
 
 export default function PasswordResetConfirmPage() {
   const navigate = useNavigate();

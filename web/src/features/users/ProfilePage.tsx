@@ -5,9 +5,9 @@ import type { CurrentUser } from '../../api/types';
 import { DetailForm, type TabDef } from '../../components/DetailForm';
 import { LoadGate } from '../../components/LoadGate';
 import { useSignOut } from '../auth/queries';
-import { useCurrentUser } from '../session/queries';
-import { passwordProblem } from '../users/passwordRule';
-import { useRoles, useSaveMe } from '../users/queries';
+import { useCurrentUser } from '../access/queries';
+import { passwordProblem } from './passwordRule';
+import { useRoles, useSaveMe } from './queries';
 import { fieldText } from '../../components/formRules';
 
 export interface ProfileForm {

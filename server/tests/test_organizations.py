@@ -1,4 +1,4 @@
-"""Organisations: super admins only; unique subdomains; seeded roles; no self-delete."""
+"""Organizations: super admins only; unique subdomains; seeded roles; no self-delete."""
 
 import asyncio
 import itertools
@@ -22,7 +22,7 @@ def org_body(**changes: Any) -> dict[str, Any]:
     return body
 
 
-async def test_super_admin_lists_organisations(org_factory) -> None:
+async def test_super_admin_lists_organizations(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     client = org.client("Super Admin")
@@ -43,7 +43,7 @@ async def test_super_admin_lists_organisations(org_factory) -> None:
     assert found["historyRetentionDays"] == 0
 
 
-async def test_get_one_organisation(org_factory) -> None:
+async def test_get_one_organization(org_factory) -> None:
     org: Org = await org_factory()
     response = await org.client("Super Admin").get(f"/api/organizations/{org.id}")
     assert response.status_code == 200
@@ -52,7 +52,7 @@ async def test_get_one_organisation(org_factory) -> None:
     assert_error(await org.client("Super Admin").get(f"/api/organizations/{OTHER_ID}"), 404)
 
 
-async def test_create_organisation_seeds_its_roles(org_factory, sessionmaker) -> None:
+async def test_create_organization_seeds_its_roles(org_factory, sessionmaker) -> None:
     org: Org = await org_factory()
     client = org.client("Super Admin")
     body = org_body(subdomain="  New-Org-Sub  ", oktaEnabled=True)
@@ -94,7 +94,7 @@ async def test_duplicate_subdomain_is_refused(org_factory) -> None:
     assert (await client.get(f"/api/organizations/{org.id}")).json() == own
 
 
-async def test_concurrent_creates_of_one_subdomain_give_one_organisation(org_factory) -> None:
+async def test_concurrent_creates_of_one_subdomain_give_one_organization(org_factory) -> None:
     org: Org = await org_factory()
     client = org.client("Super Admin")
     body = org_body()
@@ -125,7 +125,7 @@ async def test_concurrent_creates_of_one_subdomain_give_one_organisation(org_fac
         ({"historyRetentionDays": "a year"}, "historyRetentionDays"),
     ],
 )
-async def test_organisation_validation(org_factory, changes: dict[str, Any], field: str) -> None:
+async def test_organization_validation(org_factory, changes: dict[str, Any], field: str) -> None:
     org: Org = await org_factory()
     client = org.client("Super Admin")
     before = (await client.get("/api/organizations")).headers["x-total-count"]
@@ -134,7 +134,7 @@ async def test_organisation_validation(org_factory, changes: dict[str, Any], fie
     assert (await client.get("/api/organizations")).headers["x-total-count"] == before
 
 
-async def test_organisation_rejects_malformed_json(org_factory) -> None:
+async def test_organization_rejects_malformed_json(org_factory) -> None:
     org: Org = await org_factory()
     client = org.client("Super Admin")
     own = (await client.get(f"/api/organizations/{org.id}")).json()
@@ -147,7 +147,7 @@ async def test_organisation_rejects_malformed_json(org_factory) -> None:
     assert (await client.get(f"/api/organizations/{org.id}")).json() == own
 
 
-async def test_update_organisation(org_factory) -> None:
+async def test_update_organization(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     client = org.client("Super Admin")
@@ -165,7 +165,7 @@ async def test_update_organisation(org_factory) -> None:
     assert_error(await client.put(f"/api/organizations/{OTHER_ID}", json=body), 404, "not found")
 
 
-async def test_delete_another_organisation_removes_everything_it_owns(org_factory) -> None:
+async def test_delete_another_organization_removes_everything_it_owns(org_factory) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     client = org.client("Super Admin")
@@ -177,7 +177,7 @@ async def test_delete_another_organisation_removes_everything_it_owns(org_factor
     assert (await client.get("/api/users/me")).status_code == 200
 
 
-async def test_cannot_delete_own_organisation(org_factory, sessionmaker) -> None:
+async def test_cannot_delete_own_organization(org_factory, sessionmaker) -> None:
     org: Org = await org_factory()
     client = org.client("Super Admin")
     response = await client.delete(f"/api/organizations/{org.id}")
@@ -188,7 +188,7 @@ async def test_cannot_delete_own_organisation(org_factory, sessionmaker) -> None
 
 
 @pytest.mark.parametrize("role", ["Administrator", "Manager", "Operator", "Viewer"])
-async def test_only_super_admins_manage_organisations(org_factory, role: str) -> None:
+async def test_only_super_admins_manage_organizations(org_factory, role: str) -> None:
     org: Org = await org_factory()
     other: Org = await org_factory()
     client = org.client(role)
@@ -203,7 +203,7 @@ async def test_only_super_admins_manage_organisations(org_factory, role: str) ->
     assert still.json()["name"] != "Mine now"
 
 
-async def test_organisations_need_a_session(org_factory, anonymous) -> None:
+async def test_organizations_need_a_session(org_factory, anonymous) -> None:
     org: Org = await org_factory()
     assert_error(await anonymous.get("/api/organizations"), 401, "unauthorized")
     assert_error(await anonymous.get(f"/api/organizations/{org.id}"), 401)

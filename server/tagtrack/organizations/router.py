@@ -7,8 +7,8 @@ from tagtrack.access.principal import Principal
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.kit.lists import Listing, set_total
 from tagtrack.kit.wiring import provide
-from tagtrack.orgs.schemas import OrganizationRead, OrganizationWrite
-from tagtrack.orgs.service import OrganizationService
+from tagtrack.organizations.schemas import OrganizationRead, OrganizationWrite
+from tagtrack.organizations.service import OrganizationService
 
 router = APIRouter(prefix="/organizations", tags=["organizations"], responses=ERROR_RESPONSES)
 
@@ -21,7 +21,7 @@ SuperAdmin = Annotated[Principal, require_super_admin()]
 async def list_organizations(
     principal: SuperAdmin, service: Service, params: Listing, response: Response
 ) -> list[OrganizationRead]:
-    """Every organisation (super admins only); total in x-total-count."""
+    """Every organization (super admins only); total in x-total-count."""
     orgs, total = await service.list_page(params)
     set_total(response, total)
     return orgs
@@ -31,7 +31,7 @@ async def list_organizations(
 async def get_organization(
     org_id: str, principal: SuperAdmin, service: Service
 ) -> OrganizationRead:
-    """One organisation (super admins only)."""
+    """One organization (super admins only)."""
     return await service.get(org_id)
 
 
@@ -41,7 +41,7 @@ async def create_organization(
     principal: Annotated[Principal, allowed("organizations", "create")],
     service: Service,
 ) -> OrganizationRead:
-    """Create an organisation with the seeded roles; subdomains are unique."""
+    """Create an organization with the seeded roles; subdomains are unique."""
     return await service.create(principal, body)
 
 
@@ -52,7 +52,7 @@ async def update_organization(
     principal: Annotated[Principal, allowed("organizations", "modify")],
     service: Service,
 ) -> OrganizationRead:
-    """Replace an organisation's fields."""
+    """Replace an organization's fields."""
     return await service.update(principal, org_id, body)
 
 
@@ -62,5 +62,5 @@ async def delete_organization(
     principal: Annotated[Principal, allowed("organizations", "delete")],
     service: Service,
 ) -> None:
-    """Delete another organisation and everything it owns."""
+    """Delete another organization and everything it owns."""
     await service.delete(principal, org_id)

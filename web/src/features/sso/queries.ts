@@ -29,7 +29,7 @@ const UNAVAILABLE: SsoAvailability = { available: false, enabled: false };
 
 /**
  * Whether an SSO kind is offered on the login page (`available`: enabled and configured) or
- * enabled for the organisation (`enabled`: its settings may be edited); a failure means neither.
+ * enabled for the organization (`enabled`: its settings may be edited); a failure means neither.
  */
 export function useSsoAvailable(kind: SsoKind, enabled = true) {
   return useQuery({
@@ -39,7 +39,7 @@ export function useSsoAvailable(kind: SsoKind, enabled = true) {
         const res = await unwrap(
           api.GET('/api/auth/{kind}/available', { params: { path: { kind } } }),
         );
-        return { available: res.available === true, enabled: res.enabled === true };
+        return { available: res.available, enabled: res.enabled };
       } catch {
         return UNAVAILABLE;
       }
