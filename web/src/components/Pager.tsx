@@ -53,6 +53,7 @@ export function Pager({
         size="small"
         value={pageSize}
         onChange={(e) => onPageSizeChange(Number(e.target.value))}
+        labelId={labelId}
         inputProps={{ 'aria-labelledby': labelId }}
         sx={{ fontSize: 14 }}
       >
