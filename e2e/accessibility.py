@@ -30,6 +30,7 @@ def describe(violations: list[dict[str, Any]]) -> str:
             summary = node.get("failureSummary", "").splitlines()[1:]
             why = "; ".join(line.strip() for line in summary)
             lines.append(f"    {target}: {why}")
+            lines.append(f"        {node.get('html', '')[:240]}")
         if len(v["nodes"]) > 5:
             lines.append(f"    ... and {len(v['nodes']) - 5} more")
     return "\n".join(lines)

@@ -4,6 +4,7 @@ import re
 
 from playwright.sync_api import APIRequestContext, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import (
     Console,
     open_list,
@@ -60,6 +61,7 @@ def test_create_an_api_key_with_validation_then_delete_it(page: Page, console: C
     token = dialog.get_by_test_id("new-token").input_value()
     assert re.fullmatch(r"tt_[A-Za-z0-9_-]{40,}", token), token
     shot(page, "apikey-created")
+    check_accessibility(page)
     # The key reads exactly its site.
     assert sites_seen_with(page, token) == (200, [ROTTERDAM])
 
@@ -121,6 +123,7 @@ def test_list_shows_keys_and_deletes_from_a_row(
     expect(row).to_contain_text(ROTTERDAM)
     expect(row).not_to_contain_text(key["token"])
     shot(page, "apikeys-list")
+    check_accessibility(page)
     row.get_by_test_id("row-delete").click()
     confirm = page.get_by_role("dialog", name="Confirm Delete")
     with page.expect_response(lambda r: r.request.method == "DELETE") as deleted:

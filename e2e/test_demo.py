@@ -1,5 +1,7 @@
 """Demo mode is alive from the first minute: simulated readers move things on every screen."""
 
+import time
+
 from playwright.sync_api import APIRequestContext, Page, expect
 
 from e2e.conftest import DEMO_SITES, PRIYA, Console, open_signed_in, shot, site_id
@@ -17,9 +19,13 @@ def test_demo_events_flow_and_the_dashboard_moves(
     first_total = int(counted.headers["x-total-count"])
     assert first_total > 0
     # The simulator keeps reading: the Events page refreshes itself with new reads.
-    page.wait_for_timeout(6_000)
-    later = admin_api.get("/api/events", params={"site": site, "limit": 1})
-    assert int(later.headers["x-total-count"]) > first_total
+    deadline = time.monotonic() + 30
+    total = first_total
+    while total <= first_total and time.monotonic() < deadline:
+        page.wait_for_timeout(250)
+        later = admin_api.get("/api/events", params={"site": site, "limit": 1})
+        total = int(later.headers["x-total-count"])
+    assert total > first_total
     shot(page, "demo-events")
 
     page.goto(f"/home?site={site}")

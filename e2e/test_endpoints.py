@@ -5,6 +5,7 @@ import re
 
 from playwright.sync_api import APIRequestContext, Locator, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import (
     PRIYA,
     TOM,
@@ -86,6 +87,7 @@ def test_create_endpoint_with_antennas_then_status_and_qr_code(
     assert len(key) >= 32
     expect(page.get_by_label("Auto-Enroll Enabled")).to_be_checked()
     shot(page, "endpoint-edit-basic")
+    check_accessibility(page)
 
     stored = admin_api.get(f"/api/endpoints/{endpoint_id}").json()
     assert stored["key"] == key
@@ -162,6 +164,7 @@ def test_endpoints_list_search_and_delete(
         expect(grid.get_by_role("columnheader", name=header, exact=True)).to_be_visible()
     expect(page.get_by_text("2 total")).to_be_visible()
     shot(page, "endpoints-list")
+    check_accessibility(page)
 
     page.goto(f"/endpoints?site={site}&search=Outbound")
     expect(page.get_by_text("1 total")).to_be_visible()

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import APIRequestContext, Page, Request, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import PRIYA, Console, open_signed_in, shot
 from e2e.tracking_data import (
     Reader,
@@ -130,6 +131,7 @@ def test_reads_appear_live_and_rows_open_their_thing(
     expect(known_row.get_by_test_id("matched")).to_be_visible()
     expect(unknown_row.get_by_test_id("unmatched")).to_have_text("unmatched")
     shot(page, "events-live")
+    check_accessibility(page)
 
     # The unknown placeholder opens nothing.
     unknown_row.get_by_role("gridcell").nth(2).click()

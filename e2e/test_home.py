@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from playwright.sync_api import APIRequestContext, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import PRIYA, Console, open_signed_in, shot
 from e2e.tracking_data import (
     create_endpoint,
@@ -66,6 +67,7 @@ def test_zone_overview_chart(page: Page, console: Console, site: str) -> None:
     overview.get_by_role("button", name="Refresh zones").click()
     expect(chart).to_be_visible()
     shot(page, "home-dashboard")
+    check_accessibility(page)
 
 
 def test_endpoint_status_marks_stale_readers(page: Page, console: Console, site: str) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import APIRequestContext, Browser, Locator, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import (
     DESKTOP,
     PRIYA,
@@ -141,6 +142,7 @@ def test_upload_with_progress_then_tag_categorise_and_save(
     page.get_by_role("button", name="Save").click()
     expect(snackbar(page)).to_contain_text("Saved")
     shot(page, "image-edit")
+    check_accessibility(page)
     saved = meta(admin_api, image_id)
     assert saved["tags"] == [tag]
     assert [c["name"] for c in saved["categories"]] == [category]
@@ -177,6 +179,7 @@ def test_unsaved_changes_dialog_and_before_unload(
     dialog = page.get_by_role("dialog", name="Unsaved Changes Exist")
     expect(dialog).to_be_visible()
     shot(page, "image-unsaved-changes")
+    check_accessibility(page)
     dialog.get_by_role("button", name="Discard").click()
     expect(page).to_have_url(re.compile(r"/images(\?|$)"))
     assert meta(admin_api, image["id"])["tags"] == [tag]
@@ -335,6 +338,7 @@ def test_chip_search_and_selection_with_bulk_edit(
     expect(page.get_by_text("2 selected of 3")).to_be_visible()
     expect(page).to_have_url(re.compile(rf"tags={tag}$|tags={tag}&"))
     shot(page, "images-selection")
+    check_accessibility(page)
 
     page.get_by_role("button", name="Edit images").click()
     edit = page.get_by_role("dialog", name="Edit 2 image(s)")
@@ -494,6 +498,7 @@ def test_categories_list_and_detail_with_qr_code(page: Page, console: Console) -
     page.get_by_role("option", name="Small").click()
     expect(page.get_by_test_id("qr-code")).to_have_attribute("width", "100")
     shot(page, "category-qr")
+    check_accessibility(page)
 
 
 def test_a_viewer_sees_no_upload_save_edit_or_delete(

@@ -6,6 +6,7 @@ from typing import Any
 
 from playwright.sync_api import APIRequestContext, Page, Route, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import PRIYA, Console, open_signed_in, shot, snackbar
 from e2e.tracking_data import create_thing, create_zone, new_site
 from tests.spreadsheets import workbook_bytes
@@ -127,6 +128,7 @@ def test_full_import_with_mapping_statuses_and_zone_rule(
     error_tip = page.get_by_role("tooltip").filter(has_text="Error: ")
     expect(error_tip).to_have_text("Error: name: String should have at most 300 characters")
     shot(page, "import-desktop")
+    check_accessibility(page)
 
     # The rows are items of the site, in the zone, with the new category.
     item = admin_api.get(f"/api/things/tag/E2E{batch}0012").json()

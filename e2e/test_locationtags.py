@@ -5,6 +5,7 @@ import uuid
 
 from playwright.sync_api import APIRequestContext, Locator, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import PRIYA, Console, open_signed_in, shot, snackbar, unique
 from e2e.tracking_data import create_map, create_zone, new_site
 
@@ -66,6 +67,7 @@ def test_create_location_tag_with_required_fields(
     page.get_by_role("spinbutton", name="X").fill("0.3")
     page.get_by_role("spinbutton", name="Y").fill("0.45")
     shot(page, "locationtag-new-filled")
+    check_accessibility(page)
     save(page)
     expect(snackbar(page)).to_have_text(re.compile("Saved location tag"))
     expect(page).to_have_url(re.compile(r"/locationtags\?site="))
@@ -74,6 +76,7 @@ def test_create_location_tag_with_required_fields(
     expect(row).to_contain_text("0.3, 0.45")
     expect(row).to_contain_text(zone_name)
     shot(page, "locationtags-list")
+    check_accessibility(page)
 
     stored = next(t for t in admin_api.get("/api/locationtags", params={"site": site}).json())
     assert stored["tag"] == tag.upper()

@@ -7,6 +7,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import APIRequestContext, Browser, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import (
     DESKTOP,
     MARCUS,
@@ -46,6 +47,7 @@ def test_login_page_offers_no_sso_without_providers(page: Page) -> None:
     expect(page.get_by_role("button", name="Login with Entra")).to_have_count(0)
     expect(page.get_by_text("OR", exact=True)).to_have_count(0)
     shot(page, "login")
+    check_accessibility(page)
 
 
 def test_enter_submits_and_lands_on_the_shell(page: Page, console: Console) -> None:
@@ -133,6 +135,7 @@ def test_forgot_password_link(page: Page) -> None:
     expect(page.get_by_role("heading", name="Forgot your password?")).to_be_visible()
     expect(page.get_by_label("Email")).to_be_visible()
     shot(page, "password-reset-request")
+    check_accessibility(page)
     page.get_by_role("link", name="Return to Login").click()
     expect(page).to_have_url(re.compile(r"/login$"))
 

@@ -8,6 +8,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageStat
 from playwright.sync_api import APIRequestContext, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import MOBILE, PRIYA, Console, open_signed_in, shot, snackbar
 from e2e.test_shell import menu
 from e2e.tracking_data import (
@@ -97,6 +98,7 @@ def test_create_a_map_place_readers_and_tags_and_view_things(
         "On this map"
     )
     shot(page, "map-edit-placed")
+    check_accessibility(page)
 
     endpoint = admin_api.get(f"/api/endpoints/{reader.id}").json()
     assert endpoint["map"] == map_id
@@ -129,6 +131,7 @@ def test_create_a_map_place_readers_and_tags_and_view_things(
     single = view.locator(".leaflet-marker-icon:not(.marker-cluster)")
     expect(single).to_have_count(1)
     shot(page, "map-view")
+    check_accessibility(page)
     single.click()
     popup = page.get_by_test_id("map-popup")
     expect(popup).to_contain_text("Cordless Drill CD-001")
@@ -163,6 +166,7 @@ def test_map_list_on_a_phone_and_a_missing_map(
     expect(row).to_be_visible()
     assert not page.locator("body").evaluate("e => e.scrollWidth > e.clientWidth")
     shot(page, "mobile-maps")
+    check_accessibility(page)
     row.click()
     expect(
         page.get_by_text("Upload a floor plan to place endpoints and tags on it.")

@@ -5,6 +5,7 @@ import uuid
 
 from playwright.sync_api import APIRequestContext, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import Console, open_signed_in, shot, snackbar
 
 
@@ -23,6 +24,7 @@ def test_organizations_list(page: Page, console: Console) -> None:
         "northwind"
     )
     shot(page, "organizations-list")
+    check_accessibility(page)
 
 
 def test_add_organization_with_validation(page: Page, console: Console) -> None:
@@ -63,6 +65,7 @@ def test_edit_organization(page: Page, console: Console, admin_api: APIRequestCo
     expect(page.get_by_role("textbox", name="Subdomain")).to_have_value(f"bcc-{tag}")
     expect(page.get_by_label("Entra Enabled")).not_to_be_checked()
     shot(page, "organization-edit")
+    check_accessibility(page)
     page.get_by_role("textbox", name="Name", exact=True).fill(f"Baltic Cold Chain AB {tag}")
     page.get_by_label("Entra Enabled").check()
     retention = page.get_by_role("spinbutton", name="History Retention (days)")

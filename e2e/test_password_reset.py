@@ -7,6 +7,7 @@ from email.policy import default
 
 from playwright.sync_api import APIRequestContext, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import Console, create_user, shot, sign_in, snackbar
 
 
@@ -50,6 +51,7 @@ def test_forgot_password_mails_a_link_that_sets_a_new_password(
     page.get_by_label("Email").press("Enter")
     expect(page.get_by_text("If the email address matches an active account")).to_be_visible()
     shot(page, "password-reset-confirm")
+    check_accessibility(page)
 
     link = _reset_path(console, account.email)
     page.goto(link)
@@ -70,6 +72,7 @@ def test_forgot_password_mails_a_link_that_sets_a_new_password(
     expect(page.get_by_text("Passwords are not the same")).to_be_visible()
     page.get_by_label("Verify Password").fill("Tag-Reader-Lantern-58")
     shot(page, "password-reset-form")
+    check_accessibility(page)
     page.get_by_role("button", name="Reset Password").click()
     expect(page).to_have_url(re.compile(r"/login"))
 

@@ -4,6 +4,7 @@ import re
 
 from playwright.sync_api import APIRequestContext, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import Account, create_user, open_signed_in, shot, sign_in, snackbar
 
 
@@ -23,6 +24,7 @@ def test_saving_the_profile_signs_out(page: Page, admin_api: APIRequestContext) 
     expect(page.get_by_role("textbox", name="Username")).to_have_value(user.email)
     expect(page.get_by_role("list", name="Roles").get_by_role("listitem")).to_have_text(["Viewer"])
     shot(page, "profile")
+    check_accessibility(page)
 
     name.fill(f"{user.name} Renamed")
     page.get_by_role("button", name="Save").click()

@@ -13,6 +13,7 @@ import openpyxl
 import pytest
 from playwright.sync_api import APIRequestContext, Browser, Download, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import (
     DESKTOP,
     PRIYA,
@@ -177,6 +178,7 @@ def test_zone_status_tables_red_row_and_graph(page: Page, console: Console, trac
     before = fresh.get_by_role("gridcell").last.inner_text()
     expect(fresh.get_by_role("gridcell").last).not_to_have_text(before, timeout=4_000)
     shot(page, "reports-zone-status")
+    check_accessibility(page)
     # The download has the tables' rows, a typed time of entry and time in the zone.
     with page.expect_download() as info:
         page.get_by_role("button", name="Download XLSX").click()
@@ -256,6 +258,7 @@ def test_zones_history_table_and_graph(page: Page, console: Console, tracked: di
     page.get_by_role("button", name="Refresh").click()
     expect(pallet_visits).to_have_count(2)
     shot(page, "reports-zones-history")
+    check_accessibility(page)
     with page.expect_download() as info:
         page.get_by_role("button", name="Download XLSX").click()
     assert info.value.suggested_filename == "zoneshistory.xlsx"
@@ -297,6 +300,7 @@ def test_activity_ranges_expand_and_download(page: Page, console: Console, track
     page.get_by_role("button", name="Expand All").click()
     expect(days).to_have_count(3)
     shot(page, "reports-activity")
+    check_accessibility(page)
     page.get_by_role("button", name="Collapse All").click()
     expect(days).to_have_count(0)
     pallet.click()
@@ -385,6 +389,7 @@ def test_exceptions_list_detail_and_download(
     page.get_by_role("button", name="Today").click()
     expect(row).to_be_visible()
     shot(page, "reports-exceptions")
+    check_accessibility(page)
 
     with page.expect_download() as info:
         page.get_by_role("button", name="Download XLSX").click()
@@ -403,6 +408,7 @@ def test_exceptions_list_detail_and_download(
     events = page.get_by_role("grid", name="Events")
     expect(events.get_by_role("row").filter(has_text=tracked["pallet"])).to_have_count(1)
     shot(page, "reports-exception-detail")
+    check_accessibility(page)
 
 
 def test_exceptions_on_a_phone(
@@ -446,6 +452,7 @@ def test_zone_categories_run_and_download(page: Page, console: Console, tracked:
     page.get_by_role("button", name="Run Report").click()
     expect(page.get_by_test_id("zone-category-tables").get_by_role("region")).to_have_count(2)
     shot(page, "reports-zone-categories")
+    check_accessibility(page)
 
     with page.expect_download() as info:
         page.get_by_role("button", name="Download XLS").click()
@@ -495,6 +502,7 @@ def test_report_configuration_and_custom_report_download(
     page.keyboard.press("Escape")
     page.get_by_label("Email with the daily report").check()
     shot(page, "reports-config-edit")
+    check_accessibility(page)
     page.get_by_role("button", name="Save").click()
     expect(snackbar(page)).to_contain_text("Saved report configuration")
 
@@ -504,6 +512,7 @@ def test_report_configuration_and_custom_report_download(
     expect(row).to_contain_text("Dock")
     expect(row.get_by_role("checkbox")).to_be_checked()
     shot(page, "reports-configs")
+    check_accessibility(page)
 
     # The new configuration is a Custom Report of the site.
     custom = page.get_by_role("list", name="Custom Reports")
@@ -515,6 +524,7 @@ def test_report_configuration_and_custom_report_download(
     expect(page.get_by_test_id("report-zones")).to_have_text("Dock")
     page.get_by_role("button", name="Today").click()
     shot(page, "reports-custom-run")
+    check_accessibility(page)
     with page.expect_download() as info:
         page.get_by_role("button", name="Download Report (.XLSX)").click()
     assert info.value.suggested_filename == f"{name}.xlsx"

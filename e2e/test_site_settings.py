@@ -5,6 +5,7 @@ import re
 
 from playwright.sync_api import APIRequestContext, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import MOBILE, PRIYA, Console, open_signed_in, shot, snackbar
 from e2e.test_shell import menu
 from e2e.tracking_data import create_thing, create_zone, new_site
@@ -56,6 +57,7 @@ def test_renaming_labels_and_hiding_workers(
     page.get_by_role("checkbox", name="Require Zone On Import").check()
     page.get_by_role("checkbox", name="Show Label Header In Thing List").check()
     shot(page, "site-settings")
+    check_accessibility(page)
     page.get_by_role("button", name="Save").click()
     expect(snackbar(page)).to_have_text(re.compile(r"^SavedClose$"))
     # At once, without a reload: the menu uses the new labels.

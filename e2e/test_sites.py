@@ -4,6 +4,7 @@ import re
 
 from playwright.sync_api import APIRequestContext, Locator, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import (
     PRIYA,
     Console,
@@ -39,6 +40,7 @@ def test_sites_list(page: Page, console: Console) -> None:
     expect(row).to_contain_text("2021/03/01")
     expect(page.get_by_text("1 total")).to_be_visible()
     shot(page, "sites-list")
+    check_accessibility(page)
 
 
 def test_create_site_with_validation(page: Page, console: Console) -> None:
@@ -111,6 +113,7 @@ def test_edit_site(page: Page, console: Console, admin_api: APIRequestContext) -
     expect(page.get_by_role("tab")).to_have_text(["Basic", "Reports", "Endpoints"])
     expect(page.get_by_label("Description")).to_have_value("Seasonal overflow")
     shot(page, "site-edit")
+    check_accessibility(page)
     page.get_by_label("Description").fill("All-year overflow, 6 doors")
     page.get_by_label("City").fill("Gdansk")
     save(page)
@@ -146,6 +149,7 @@ def test_delete_site_from_the_form_and_the_list(
     )
     expect(dialog.get_by_role("button")).to_have_text(["Cancel", "I'm Sure"])
     shot(page, "site-delete-confirm")
+    check_accessibility(page)
     dialog.get_by_role("button", name="Cancel").click()
     expect(dialog).to_have_count(0)
     expect(page.get_by_role("heading", name=first)).to_be_visible()

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import APIRequestContext, Browser, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import (
     DESKTOP,
     FIRST_ORG,
@@ -121,10 +122,12 @@ def test_sso_settings_then_sign_in_with_okta_and_entra(
     expect(page.get_by_label("Okta Client Secret")).to_have_value("")
     expect(page.get_by_text("A secret is stored; leave empty to keep it")).to_be_visible()
     shot(page, "sso-settings")
+    check_accessibility(page)
     page.context.clear_cookies()
 
     sso_buttons(page, okta=1, entra=1)
     shot(page, "login-with-sso")
+    check_accessibility(page)
 
     # Okta: Tom signs in through the provider and lands in the console.
     page.get_by_role("link", name="Login with Okta").click()

@@ -8,6 +8,7 @@ import openpyxl
 import pytest
 from playwright.sync_api import APIRequestContext, Locator, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import (
     DEMO_SITES,
     PRIYA,
@@ -92,6 +93,7 @@ def test_items_list_and_xlsx_download(
     expect(row).to_contain_text("N/A")
     expect(page.get_by_test_id("list-add")).to_be_visible()
     shot(page, "items-list")
+    check_accessibility(page)
 
     with page.expect_download() as info:
         page.get_by_role("button", name="Download XLSX").click()
@@ -115,10 +117,12 @@ def test_workers_list_has_its_own_class(
     open_signed_in(page, PRIYA, console.demo_password, f"/workers?site={site}&search={batch}")
     expect(page.get_by_role("heading", name=WORKERS)).to_be_visible()
     expect(page.get_by_text("1 total")).to_be_visible()
+    check_accessibility(page)
     page.get_by_role("row").filter(has_text=f"Forklift Driver {batch}").click()
     expect(page).to_have_url(re.compile(r"/workers/[0-9a-f]{24}\?site="))
     expect(page.get_by_role("combobox", name="Class")).to_have_text("Worker")
     expect(page.get_by_role("combobox", name="Class")).to_be_disabled()
+    check_accessibility(page)
 
 
 def test_create_and_edit_item(page: Page, console: Console, admin_api: APIRequestContext) -> None:
@@ -166,6 +170,7 @@ def test_create_and_edit_item(page: Page, console: Console, admin_api: APIReques
     expect(state.get_by_test_id("state-zone-time")).to_have_text("N/A")
     expect(page.get_by_text("SPARE-A")).to_be_visible()
     shot(page, "item-edit")
+    check_accessibility(page)
 
     page.get_by_role("textbox", name="Description").fill("Blue cage, left dock")
     save(page)
@@ -216,6 +221,7 @@ def test_link_and_unlink_a_child(
     dialog = page.get_by_role("dialog")
     expect(dialog.get_by_role("button")).to_have_text(["Cancel", "Unlink"])
     shot(page, "item-unlink-confirm")
+    check_accessibility(page)
     dialog.get_by_role("button", name="Cancel").click()
     expect(dialog).to_have_count(0)
     expect(linked).to_be_visible()

@@ -5,6 +5,7 @@ import uuid
 
 from playwright.sync_api import APIRequestContext, Browser, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import (
     MARCUS,
     PRIYA,
@@ -46,6 +47,7 @@ def test_users_list(page: Page, console: Console) -> None:
     expect(grid.get_by_role("row").filter(has_text=MARCUS)).to_contain_text("Manager")
     expect(grid.get_by_role("row").filter(has_text=PRIYA)).to_contain_text("Administrator")
     shot(page, "users-list")
+    check_accessibility(page)
 
 
 def test_create_user_with_validation(page: Page, console: Console, browser: Browser) -> None:
@@ -114,6 +116,7 @@ def test_edit_user(page: Page, console: Console, admin_api: APIRequestContext) -
     expect(page.get_by_role("button", name="Reset Password")).to_be_visible()
     expect(page.get_by_label("Password", exact=True)).to_have_count(0)
     shot(page, "user-edit")
+    check_accessibility(page)
 
     page.get_by_role("textbox", name="Name", exact=True).fill(f"{user.name} (night shift)")
     pick(page, "Roles", "Operator")

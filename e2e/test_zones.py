@@ -4,6 +4,7 @@ import re
 
 from playwright.sync_api import APIRequestContext, Locator, Page, expect
 
+from e2e.accessibility import check_accessibility
 from e2e.conftest import PRIYA, Console, open_signed_in, shot, snackbar, unique
 from e2e.tracking_data import create_endpoint, create_zone, new_site
 
@@ -89,6 +90,7 @@ def test_create_zone_with_gates_and_validation(
     choose(page, gate(page, 2).get_by_role("combobox", name="Antenna"), "3")
     expect(gate(page, 1).get_by_role("combobox", name="Antenna")).to_have_text("All")
     shot(page, "zone-new-gates")
+    check_accessibility(page)
     save(page)
     expect(snackbar(page)).to_have_text(re.compile("Saved zone"))
     expect(page).to_have_url(re.compile(r"/zones\?site="))
@@ -108,6 +110,7 @@ def test_create_zone_with_gates_and_validation(
         {"endpoint": outbound.id, "direction": "OUT", "antenna": 3},
     ]
     shot(page, "zones-list")
+    check_accessibility(page)
 
 
 def test_edit_and_delete_zone(page: Page, console: Console, admin_api: APIRequestContext) -> None:

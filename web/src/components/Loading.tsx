@@ -9,12 +9,8 @@ export function Loading({
   minHeight?: number | string;
 }) {
   return (
-    <Box
-      role="progressbar"
-      aria-label={label}
-      sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', minHeight }}
-    >
-      <CircularProgress size={32} />
+    <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', minHeight }}>
+      <CircularProgress size={32} aria-label={label} />
     </Box>
   );
 }

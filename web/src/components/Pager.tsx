@@ -54,6 +54,7 @@ export function Pager({
         value={pageSize}
         // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-conversion -- kept as it was
         onChange={(e) => onPageSizeChange(Number(e.target.value))}
+        labelId={labelId}
         inputProps={{ 'aria-labelledby': labelId }}
         sx={{ fontSize: 14 }}
       >

@@ -51,25 +51,27 @@ function NavLink({
   const sitePath = useSitePath();
   const active = isActivePath(entry.path, pathname);
   return (
-    <ListItemButton
-      component={Link}
-      to={sitePath(entry.path)}
-      selected={active}
-      aria-current={active ? 'page' : undefined}
-      onClick={onNavigate}
-      sx={{ pl: nested ? 6.5 : 2, py: 0.5, my: 0.125 }}
-    >
-      {!nested && entry.icon && <ListItemIcon>{ICONS[entry.icon]}</ListItemIcon>}
-      <ListItemText
-        primary={entry.label}
-        secondary={entry.detail}
-        slotProps={{
-          primary: { noWrap: true, title: entry.label, sx: { fontSize: 14 } },
-          secondary: { noWrap: true, title: entry.detail, sx: { fontSize: 12 } },
-        }}
-        sx={{ my: entry.detail ? 0 : undefined }}
-      />
-    </ListItemButton>
+    <li style={{ listStyle: 'none' }}>
+      <ListItemButton
+        component={Link}
+        to={sitePath(entry.path)}
+        selected={active}
+        aria-current={active ? 'page' : undefined}
+        onClick={onNavigate}
+        sx={{ pl: nested ? 6.5 : 2, py: 0.5, my: 0.125 }}
+      >
+        {!nested && entry.icon && <ListItemIcon>{ICONS[entry.icon]}</ListItemIcon>}
+        <ListItemText
+          primary={entry.label}
+          secondary={entry.detail}
+          slotProps={{
+            primary: { noWrap: true, title: entry.label, sx: { fontSize: 14 } },
+            secondary: { noWrap: true, title: entry.detail, sx: { fontSize: 12 } },
+          }}
+          sx={{ my: entry.detail ? 0 : undefined }}
+        />
+      </ListItemButton>
+    </li>
   );
 }
 
@@ -108,36 +110,38 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
   );
 
   return (
-    <List component="nav" aria-label="Main menu" dense sx={{ px: 1 }}>
-      {entries.map((entry) => {
-        if (entry.kind === 'link') {
-          return <NavLink key={entry.path} entry={entry} onNavigate={onNavigate} />;
-        }
-        const open = !closed[entry.label];
-        return (
-          <li key={entry.label} style={{ listStyle: 'none' }}>
-            <ListItemButton
-              onClick={() => setClosed((c) => ({ ...c, [entry.label]: open }))}
-              aria-expanded={open}
-              sx={{ pl: 2, py: 0.5, my: 0.125 }}
-            >
-              <ListItemIcon>{ICONS[entry.icon]}</ListItemIcon>
-              <ListItemText
-                primary={entry.label}
-                slotProps={{ primary: { sx: { fontSize: 14 } } }}
-              />
-              {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
-            </ListItemButton>
-            <Collapse in={open} timeout="auto">
-              <List dense disablePadding aria-label={entry.label}>
-                {entry.children.map((child) => (
-                  <NavLink key={child.path} entry={child} nested onNavigate={onNavigate} />
-                ))}
-              </List>
-            </Collapse>
-          </li>
-        );
-      })}
-    </List>
+    <nav aria-label="Main menu">
+      <List dense sx={{ px: 1 }}>
+        {entries.map((entry) => {
+          if (entry.kind === 'link') {
+            return <NavLink key={entry.path} entry={entry} onNavigate={onNavigate} />;
+          }
+          const open = !closed[entry.label];
+          return (
+            <li key={entry.label} style={{ listStyle: 'none' }}>
+              <ListItemButton
+                onClick={() => setClosed((c) => ({ ...c, [entry.label]: open }))}
+                aria-expanded={open}
+                sx={{ pl: 2, py: 0.5, my: 0.125 }}
+              >
+                <ListItemIcon>{ICONS[entry.icon]}</ListItemIcon>
+                <ListItemText
+                  primary={entry.label}
+                  slotProps={{ primary: { sx: { fontSize: 14 } } }}
+                />
+                {open ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
+              </ListItemButton>
+              <Collapse in={open} timeout="auto">
+                <List dense disablePadding aria-label={entry.label}>
+                  {entry.children.map((child) => (
+                    <NavLink key={child.path} entry={child} nested onNavigate={onNavigate} />
+                  ))}
+                </List>
+              </Collapse>
+            </li>
+          );
+        })}
+      </List>
+    </nav>
   );
 }

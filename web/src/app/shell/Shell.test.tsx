@@ -168,7 +168,7 @@ describe('shell', () => {
   it('logs out through the account menu', async () => {
     const user = userEvent.setup();
     const { router, calls } = setup();
-    await user.click(await screen.findByRole('button', { name: 'Account' }));
+    await user.click(await screen.findByRole('button', { name: /^Account/ }));
     await user.click(screen.getByRole('menuitem', { name: 'Logout' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/api/auth/logout'))).toBe(true);

@@ -198,7 +198,8 @@ export function EventsTable({
 
   return (
     <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-      <Box sx={{ overflowX: 'auto' }}>
+      {/* Focusable, so a keyboard scrolls the wide table too. */}
+      <Box sx={{ overflowX: 'auto' }} tabIndex={0} role="region" aria-label={label}>
         <Table
           role="grid"
           aria-label={label}

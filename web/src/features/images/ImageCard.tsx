@@ -138,7 +138,7 @@ export function ImageCard({
       variant="outlined"
       data-testid="image-card"
       data-id={image.id}
-      aria-selected={selected}
+      data-selected={selected}
       sx={{
         display: 'flex',
         flexDirection: compact ? 'row' : 'column',

@@ -487,6 +487,7 @@ export default function ImportPage() {
           <LinearProgress
             variant="determinate"
             value={total ? (totals.finished / total) * 100 : 0}
+            aria-label="Import progress"
           />
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mt: 0.5, flexWrap: 'wrap' }}>
             <Typography variant="body2" data-testid="import-count">

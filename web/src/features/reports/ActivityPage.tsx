@@ -235,7 +235,10 @@ export default function ActivityPage() {
       </Box>
       <Paper variant="outlined" sx={{ overflow: 'hidden', position: 'relative' }}>
         {activity.isFetching && !activity.isPending && (
-          <LinearProgress sx={{ position: 'absolute', top: 0, left: 0, right: 0 }} />
+          <LinearProgress
+            aria-label="Refreshing"
+            sx={{ position: 'absolute', top: 0, left: 0, right: 0 }}
+          />
         )}
         {body}
       </Paper>

@@ -233,7 +233,11 @@ export function ThingPhotos({ thing, noun }: { thing: Thing; noun: string }) {
               {uploadProgressText(progress.index, progress.count, progress.percent)}
             </span>
           </Typography>
-          <LinearProgress variant="determinate" value={progress.percent} />
+          <LinearProgress
+            variant="determinate"
+            value={progress.percent}
+            aria-label="Photo upload"
+          />
         </Box>
       )}
       {photos.length === 0 ? (
