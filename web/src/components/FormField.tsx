@@ -11,7 +11,7 @@ import { ChipsInput, chipValues } from './ChipsInput';
 import { DateField } from './DateField';
 import { SELECT_ITEM_MESSAGE, fieldText, isEmail } from './formRules';
 
-export type FieldKind =
+type FieldKind =
   | 'text'
   | 'email'
   | 'password'
@@ -31,7 +31,7 @@ export interface FieldOption {
   label: string;
 }
 
-export type Validator<V> = (value: unknown, values: V) => true | string | Promise<true | string>;
+type Validator<V> = (value: unknown, values: V) => true | string | Promise<true | string>;
 
 export interface FieldDef<V = FieldValues> {
   /** Path in the form values, e.g. 'reportSettings.emails'. */

@@ -50,7 +50,7 @@ import {
 import { RETURN_PARAM, returnPathOf, searchFromParams, searchParams } from './search';
 
 /** Below this width the metadata drawer slides over the image instead of sitting beside it. */
-export const DRAWER_BREAKPOINT = '(min-width:800px)';
+const DRAWER_BREAKPOINT = '(min-width:800px)';
 const DRAWER_WIDTH = 360;
 /** Formats a browser shows by itself; others (HEIC) are shown through their thumbnail. */
 const BROWSER_FORMATS = ['jpg', 'png', 'webp'];

@@ -11,7 +11,7 @@ import { useRoles } from '../users/queries';
 import { useSaveMe } from './queries';
 import { fieldText } from '../../components/formRules';
 
-export interface ProfileForm {
+interface ProfileForm {
   name: string;
   username: string;
   roles: string[];
