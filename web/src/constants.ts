@@ -3,7 +3,6 @@
 export const ALL_SITES_ID = '000000000000000000000000';
 export const ALL_SITES_NAME = 'All Sites';
 export const UNKNOWN_THING_ID = '777777777777777777777777';
-export const ZERO_TIME = '0001-01-01T00:00:00Z';
 
 export const PAGE_SIZES = [10, 25, 100] as const;
 export const DEFAULT_PAGE_SIZE = 25;

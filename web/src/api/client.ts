@@ -31,7 +31,7 @@ export function setUnauthorizedHandler(handler: (url: string) => void): void {
   onUnauthorized = handler;
 }
 
-export const unauthorizedRedirect: Middleware = {
+const unauthorizedRedirect: Middleware = {
   onResponse({ request, response }) {
     if (response.status !== 401) return undefined;
     const callPath = new URL(request.url, window.location.origin).pathname;

@@ -16,13 +16,10 @@ type Body<Op> = Op extends { requestBody?: { content: { 'application/json': infe
 export type CurrentUser = Ok<paths['/api/users/me']['get']>;
 export type MeUpdate = Body<paths['/api/users/me']['put']>;
 export type AccessRule = Ok<paths['/api/accessRules']['get']>[number];
-export type Role = Ok<paths['/api/roles']['get']>[number];
-export type Timezone = Ok<paths['/api/timezones']['get']>[number];
 
 export type Site = Ok<paths['/api/sites/{site_id}']['get']>;
 export type SiteWrite = Body<paths['/api/sites']['post']>;
 
-export type OrgSettings = Ok<paths['/api/orgsettings']['get']>;
 export type SiteSettings = Ok<paths['/api/sites/{site_id}/settings']['get']>;
 
 export type User = Ok<paths['/api/users/{user_id}']['get']>;
@@ -40,7 +37,6 @@ export type SsoKind = 'okta' | 'entra';
 // Tracking core: events and the dashboard.
 export type TrackEvent = Ok<paths['/api/events']['get']>[number];
 export type ZoneDuration = Ok<paths['/api/zonedurations']['get']>[number];
-export type EventSource = Ok<paths['/api/eventsources']['get']>[number];
 export type EndpointStatus = Ok<paths['/api/endpoints/status']['get']>[number];
 export type Thing = Ok<paths['/api/things/{thing_id}']['get']>;
 export type ThingCreate = Body<paths['/api/things']['post']>;
@@ -49,7 +45,6 @@ export type ThingUpdate = Body<paths['/api/things/{thing_id}']['put']>;
 // Tracking core: endpoints, zones and location tags.
 export type Endpoint = Ok<paths['/api/endpoints/{endpoint_id}']['get']>;
 export type EndpointWrite = Body<paths['/api/endpoints']['post']>;
-export type KillMode = Ok<paths['/api/killmodes']['get']>[number];
 export type Zone = Ok<paths['/api/zones/{zone_id}']['get']>;
 export type ZoneWrite = Body<paths['/api/zones']['post']>;
 export type Gate = Zone['gates'][number];
@@ -62,14 +57,12 @@ export type SsoAvailability = Ok<paths['/api/auth/{kind}/available']['get']>;
 export type SsoSettings = Ok<paths['/api/ssosettings']['get']>;
 export type SsoSettingsWrite = Body<paths['/api/ssosettings']['put']>;
 
-export type AuditEntry = Ok<paths['/api/auditlog']['get']>[number];
 export type ImageCategory = Ok<paths['/api/image-categories/{category_id}']['get']>;
 export type ImageCategoryWrite = Body<paths['/api/image-categories']['post']>;
 
 export type ImageMeta = Ok<paths['/api/images/{image_id}/meta']['get']>;
 export type ImageWrite = Body<paths['/api/images/{image_id}/meta']['put']>;
 export type ImageBulkEdit = Body<paths['/api/images/edit']['post']>;
-export type ImageUploader = Ok<paths['/api/images/uploaders/{user_id}']['get']>;
 /** The image search query, as GET images and the exports of a search take it. */
 export type ImageSearchParams = NonNullable<
   NonNullable<paths['/api/images']['get']['parameters']['query']>
@@ -85,9 +78,7 @@ export type BatchRowResult = Ok<paths['/api/import/rows']['post']>['results'][nu
 export type TrackException = Ok<paths['/api/exceptions']['get']>[number];
 export type TrackExceptionDetail = Ok<paths['/api/exceptions/{exception_id}']['get']>;
 export type ActivityThing = Ok<paths['/api/eventsbything']['get']>[number];
-export type ActivityDay = ActivityThing['days'][number];
 export type ReportConfig = Ok<paths['/api/reportconfigs/{config_id}']['get']>;
 export type ReportConfigWrite = Body<paths['/api/reportconfigs']['post']>;
-export type ReportType = Ok<paths['/api/reporttypes']['get']>[number];
 export type AdhocReport = Body<paths['/api/reports/adhoc']['post']>;
 export type CategoryReport = Ok<paths['/api/reports/adhoc']['post']>;

@@ -56,7 +56,7 @@ const ExceptionsPage = screen(() => import('../features/exceptions/ExceptionsPag
 const ExceptionDetailPage = screen(() => import('../features/exceptions/ExceptionDetailPage'));
 
 /** What a route's screen module may export besides the screen. */
-export interface ScreenModule {
+interface ScreenModule {
   default: ComponentType;
   /** Starts the screen's first data calls, from the URL, before it renders. */
   prefetch?: (client: QueryClient, url: URL) => void;
@@ -72,7 +72,7 @@ function screen(factory: () => Promise<ScreenModule>): Screen {
 }
 
 /** A route's handle: how to load its screen early. */
-export interface ScreenHandle {
+interface ScreenHandle {
   load: () => Promise<ScreenModule>;
 }
 

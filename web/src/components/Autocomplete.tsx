@@ -12,6 +12,8 @@ const Lazy = lazy(() => import('@mui/material/Autocomplete')) as unknown as Comp
 function defaultLabel(option: unknown): string {
   if (typeof option === 'string') return option;
   const label = (option as { label?: unknown } | null)?.label;
+  // Options without a label read as String() prints them, as MUI's own default does.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- see above
   return typeof label === 'string' ? label : String(option ?? '');
 }
 

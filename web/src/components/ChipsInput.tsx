@@ -59,7 +59,7 @@ export function ChipsInput({
       value={value}
       onInputChange={(_e, text) => onTyping?.(text.trim())}
       onChange={(_e, next) => {
-        const trimmed = next.map((v) => String(v).trim()).filter((v) => v !== '');
+        const trimmed = next.map((v) => v.trim()).filter((v) => v !== '');
         onChange(distinct ? [...new Set(trimmed)] : trimmed);
       }}
       onBlur={onBlur}

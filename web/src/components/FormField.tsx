@@ -9,9 +9,9 @@ import type { ReactNode } from 'react';
 import { Controller, type Control, type FieldValues } from 'react-hook-form';
 import { ChipsInput, chipValues } from './ChipsInput';
 import { DateField } from './DateField';
-import { SELECT_ITEM_MESSAGE, isEmail } from './formRules';
+import { SELECT_ITEM_MESSAGE, fieldText, isEmail } from './formRules';
 
-export type FieldKind =
+type FieldKind =
   | 'text'
   | 'email'
   | 'password'
@@ -31,7 +31,7 @@ export interface FieldOption {
   label: string;
 }
 
-export type Validator<V> = (value: unknown, values: V) => true | string | Promise<true | string>;
+type Validator<V> = (value: unknown, values: V) => true | string | Promise<true | string>;
 
 export interface FieldDef<V = FieldValues> {
   /** Path in the form values, e.g. 'reportSettings.emails'. */
@@ -86,13 +86,14 @@ export function FormField<V extends FieldValues>({
   readOnly,
 }: {
   field: FieldDef<V>;
-  control: Control<FieldValues>;
+  control: Control;
   readOnly: boolean;
 }) {
   const kind = def.kind ?? 'text';
   const locked = readOnly || !!def.readOnly;
-  const validate = def.validate
-    ? (value: unknown, values: FieldValues) => def.validate!(value, values as V)
+  const check = def.validate;
+  const validate = check
+    ? (value: unknown, values: FieldValues) => check(value, values as V)
     : undefined;
   const emailsRule =
     kind === 'emails'
@@ -103,7 +104,8 @@ export function FormField<V extends FieldValues>({
       : undefined;
   const emailRule =
     kind === 'email'
-      ? (value: unknown) => !value || isEmail(String(value)) || 'Please enter a valid email address'
+      ? (value: unknown) =>
+          !value || isEmail(fieldText(value)) || 'Please enter a valid email address'
       : undefined;
   const rules = {
     required: def.required,
@@ -156,7 +158,7 @@ export function FormField<V extends FieldValues>({
               <TextField
                 {...common}
                 select
-                value={field.value ?? ''}
+                value={(field.value as unknown) ?? ''}
                 onChange={(e) => field.onChange(e.target.value)}
                 disabled={locked}
               >
@@ -272,7 +274,7 @@ export function FormField<V extends FieldValues>({
               <TextField
                 {...common}
                 type={type}
-                value={field.value ?? ''}
+                value={(field.value as unknown) ?? ''}
                 onChange={(e) => field.onChange(e.target.value)}
                 multiline={kind === 'textarea'}
                 minRows={kind === 'textarea' ? 3 : undefined}

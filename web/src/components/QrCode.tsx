@@ -28,7 +28,7 @@ const printStyles = (
 );
 
 /** Prints the page with everything but the code (and its texts) hidden. */
-export function printQrCode(): void {
+function printQrCode(): void {
   const body = document.body;
   const done = () => {
     body.removeAttribute(PRINTING_ATTR);

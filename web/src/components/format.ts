@@ -2,8 +2,8 @@
 import dayjs, { type Dayjs } from 'dayjs';
 
 export const LIST_DATE_FORMAT = 'YYYY/MM/DD hh:mm:ss a';
-export const IMAGE_DATE_FORMAT = 'MM/DD/YYYY hh:mm A';
-export const THING_DATE_FORMAT = 'MM/DD/YYYY hh:mm a';
+const IMAGE_DATE_FORMAT = 'MM/DD/YYYY hh:mm A';
+const THING_DATE_FORMAT = 'MM/DD/YYYY hh:mm a';
 export const DAY_FORMAT = 'YYYY/MM/DD';
 
 export type DateInput = string | number | Date | Dayjs | null | undefined;
@@ -39,7 +39,6 @@ export function formatDate(value: DateInput, format: string = LIST_DATE_FORMAT):
 export const formatListDate = (value: DateInput) => formatDate(value, LIST_DATE_FORMAT);
 export const formatImageDate = (value: DateInput) => formatDate(value, IMAGE_DATE_FORMAT);
 export const formatThingDate = (value: DateInput) => formatDate(value, THING_DATE_FORMAT);
-export const formatDay = (value: DateInput) => formatDate(value, DAY_FORMAT);
 
 export type DurationUnit = 'milliseconds' | 'seconds' | 'minutes' | 'hours' | 'days';
 
@@ -51,15 +50,7 @@ const NANOS: Record<DurationUnit, number> = {
   days: 8.64e13,
 };
 
-export const DEFAULT_DURATION_UNIT: DurationUnit = 'minutes';
-
-export const DURATION_UNITS: { value: DurationUnit; label: string }[] = [
-  { value: 'seconds', label: 'Seconds' },
-  { value: 'minutes', label: 'Minutes' },
-  { value: 'hours', label: 'Hours' },
-  { value: 'days', label: 'Days' },
-  { value: 'milliseconds', label: 'Milliseconds' },
-];
+const DEFAULT_DURATION_UNIT: DurationUnit = 'minutes';
 
 /** Nanoseconds (as the server stores durations) to the displayed unit. */
 export function nanosToUnit(nanos: number, unit: DurationUnit = DEFAULT_DURATION_UNIT): number {

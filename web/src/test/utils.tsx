@@ -6,7 +6,7 @@ import { vi } from 'vitest';
 import { DatePickersProvider } from '../app/DatePickersProvider';
 import { AppProviders } from '../app/providers';
 
-export type MockReply = { status?: number; body?: unknown; headers?: Record<string, string> };
+type MockReply = { status?: number; body?: unknown; headers?: Record<string, string> };
 export type MockHandler = MockReply | ((request: Request) => MockReply | Promise<MockReply>);
 
 /** The first recorded call that matches; the test fails when there is none. */

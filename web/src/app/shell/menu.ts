@@ -23,7 +23,7 @@ export interface MenuLink {
   detail?: string;
 }
 
-export interface MenuGroup {
+interface MenuGroup {
   kind: 'group';
   label: string;
   icon: MenuIcon;
@@ -42,7 +42,7 @@ export interface MenuInput {
 }
 
 /** A map or report configuration; `site` is its site's name where it must be told apart. */
-export interface SiteRecord {
+interface SiteRecord {
   id: string;
   name: string;
   site?: string;

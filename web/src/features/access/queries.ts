@@ -1,4 +1,4 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api, unwrap } from '../../api/client';
 import { NO_PERMISSIONS, permissionsFrom, type Permissions } from './permissions';
@@ -19,7 +19,7 @@ export function useCurrentUser() {
   });
 }
 
-export function useAccessRules(roles: readonly string[] | undefined) {
+function useAccessRules(roles: readonly string[] | undefined) {
   return useQuery({
     queryKey: sessionKeys.rules(roles ?? []),
     queryFn: () =>
@@ -52,10 +52,4 @@ export function useVersion() {
     queryFn: () => unwrap(api.GET('/api/version')),
     staleTime: Infinity,
   });
-}
-
-/** Drops everything cached for the previous user (after login or logout). */
-export function useClearSession() {
-  const client = useQueryClient();
-  return () => client.clear();
 }

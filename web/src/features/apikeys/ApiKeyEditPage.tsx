@@ -23,7 +23,7 @@ import { useRoleOptions, useScopedSiteOptions } from '../users/scopeOptions';
 import { AT_LEAST_ONE_MESSAGE, CONFIRM_DELETE_TITLE } from './messages';
 import { useApiKey, useCreateApiKey, useDeleteApiKey } from './queries';
 
-export interface ApiKeyForm {
+interface ApiKeyForm {
   name: string;
   token: string;
   roles: string[];

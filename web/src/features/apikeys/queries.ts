@@ -3,7 +3,7 @@ import { api, unwrap, unwrapPage } from '../../api/client';
 import type { ApiKeyCreate } from '../../api/types';
 import { listQueryParams, type ListQuery } from '../../components/listQuery';
 
-export const apiKeyKeys = {
+const apiKeyKeys = {
   all: ['apikeys'] as const,
   list: (q: ListQuery): readonly unknown[] => ['apikeys', 'list', q],
   one: (id: string) => ['apikeys', 'one', id] as const,

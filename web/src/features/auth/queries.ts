@@ -16,7 +16,7 @@ export function useLogin() {
   });
 }
 
-export function useLogout() {
+function useLogout() {
   return useMutation({
     mutationFn: () => unwrap(api.POST('/api/auth/logout')),
   });

@@ -7,7 +7,7 @@ import { usePermissions } from '../access/queries';
 import { CategoryDeleteMessage } from './CategoryDeleteMessage';
 import { useCategory, useDeleteCategory, useSaveCategory } from './queries';
 
-export const CATEGORY_QR_PREFIX = 'cat:';
+const CATEGORY_QR_PREFIX = 'cat:';
 
 interface CategoryForm {
   name: string;

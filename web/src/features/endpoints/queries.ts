@@ -3,7 +3,7 @@ import { api, unwrap, unwrapPage } from '../../api/client';
 import type { EndpointWrite } from '../../api/types';
 import { listQueryParams, type ListQuery } from '../../components/listQuery';
 
-export const endpointKeys = {
+const endpointKeys = {
   all: ['endpoints'] as const,
   list: (site: string | undefined, q: ListQuery): readonly unknown[] => [
     'endpoints',

@@ -2,10 +2,10 @@
 import dayjs, { type Dayjs } from 'dayjs';
 import { nanosToMinutes } from '../../components/format';
 
-export const ZONE_TIME_EXCEPTION = 'zoneTimeException';
-export const INVENTORY_MISSING = 'inventoryThingsMissing';
-export const INVENTORY_UNEXPECTED = 'inventoryThingsUnexpected';
-export const PROCESS_EXCEPTION = 'processException';
+const ZONE_TIME_EXCEPTION = 'zoneTimeException';
+const INVENTORY_MISSING = 'inventoryThingsMissing';
+const INVENTORY_UNEXPECTED = 'inventoryThingsUnexpected';
+const PROCESS_EXCEPTION = 'processException';
 
 export interface ExceptionLike {
   type: string;

@@ -4,7 +4,7 @@ import { blobFrom } from '../../components/download';
 import type { DateRangeValue } from '../../components/format';
 import { sitePeriod } from '../../components/siteClock';
 
-export const exceptionKeys = {
+const exceptionKeys = {
   all: ['exceptions'] as const,
   page: (
     site: string | undefined,

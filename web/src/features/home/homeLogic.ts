@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import { isUnsetDate, type DateInput } from '../../components/format';
 
 /** An endpoint whose last heartbeat is older than this is shown in red. */
-export const HEARTBEAT_STALE_MINUTES = 60;
+const HEARTBEAT_STALE_MINUTES = 60;
 
 /** Stale: no heartbeat at all, or the last one older than 60 minutes. */
 export function isHeartbeatStale(time: DateInput, now: DateInput = dayjs()): boolean {

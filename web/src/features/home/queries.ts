@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 
-export const homeKeys = {
+const homeKeys = {
   zones: (site: string | undefined) => ['zones', 'overview', site] as const,
   endpoints: (site: string | undefined) => ['endpoints', 'dashboard', site] as const,
   statuses: (site: string | undefined) => ['endpoints', 'status', 'latest', site] as const,

@@ -50,7 +50,7 @@ import {
 import { RETURN_PARAM, returnPathOf, searchFromParams, searchParams } from './search';
 
 /** Below this width the metadata drawer slides over the image instead of sitting beside it. */
-export const DRAWER_BREAKPOINT = '(min-width:800px)';
+const DRAWER_BREAKPOINT = '(min-width:800px)';
 const DRAWER_WIDTH = 360;
 /** Formats a browser shows by itself; others (HEIC) are shown through their thumbnail. */
 const BROWSER_FORMATS = ['jpg', 'png', 'webp'];
@@ -127,7 +127,7 @@ const FIELDS: FieldDef<Labels>[] = [
         label="Comment"
         multiline
         minRows={2}
-        value={value as string}
+        value={value}
         slotProps={{ input: { readOnly } }}
         onChange={(e) => onChange(e.target.value)}
       />
@@ -206,8 +206,8 @@ function ImageView({
   const withList = (path: string) => (listQuery ? `${path}?${listQuery}` : path);
   const plainNavigate = useNavigate();
   const exit = (options?: { replace: boolean }) => {
-    if (returnPath) plainNavigate(returnPath, options);
-    else navigate(withList('/images'), options);
+    if (returnPath) void plainNavigate(returnPath, options);
+    else void navigate(withList('/images'), options);
   };
 
   const dirty = !sameLabels(parts.values, initial);
@@ -238,6 +238,8 @@ function ImageView({
     if (!dirty) return undefined;
     const warn = (e: BeforeUnloadEvent) => {
       e.preventDefault();
+      // Older browsers prompt only when returnValue is set.
+      // eslint-disable-next-line @typescript-eslint/no-deprecated -- see above
       e.returnValue = '';
     };
     window.addEventListener('beforeunload', warn);
@@ -246,9 +248,9 @@ function ImageView({
 
   const step = useCallback(
     (target: string | undefined) => {
-      if (target) navigate(withList(`/images/${target}`));
+      if (target) void navigate(withList(`/images/${target}`));
     },
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- withList is rebuilt every render from listQuery
     [navigate, listQuery],
   );
   useEffect(() => {

@@ -48,10 +48,10 @@ const BulkEditDialog = lazy(() =>
 );
 
 /** Load the next page when the bottom of the page is this close. */
-export const INFINITE_SCROLL_PX = 400;
+const INFINITE_SCROLL_PX = 400;
 /** Individual downloads run one after another, this far apart. */
-export const DOWNLOAD_GAP_MS = 100;
-export const DELETE_WORD = 'delete';
+const DOWNLOAD_GAP_MS = 100;
+const DELETE_WORD = 'delete';
 
 function download(url: string, name: string): void {
   const link = document.createElement('a');

@@ -14,7 +14,7 @@ import type { ImageBulkEdit, ImageMeta, ImageWrite } from '../../api/types';
 import { DEFAULT_PAGE_SIZE } from '../../constants';
 import { searchParams, toQuery, type ImageSearch } from './search';
 
-export const imageKeys = {
+const imageKeys = {
   all: ['images'] as const,
   list: (search: ImageSearch) => ['images', 'list', search] as const,
   one: (id: string) => ['images', 'one', id] as const,
@@ -30,7 +30,7 @@ export type ImagePages = InfiniteData<Page<ImageMeta>, number>;
  * The gallery's order: by the date each card shows (taken, else uploaded), newest first,
  * the date the search's date range applies to as well.
  */
-export const GALLERY_SORT = '-timestamp';
+const GALLERY_SORT = '-timestamp';
 
 /** The gallery: pages of 25, loaded one after another (infinite scroll). */
 export function useImages(search: ImageSearch) {
@@ -229,7 +229,7 @@ export interface UploadFields {
  * POST images with upload progress (0-100). A browser request, since fetch reports no
  * upload progress; the path and answer are the generated client's.
  */
-export function uploadImage(
+function uploadImage(
   file: File,
   fields: UploadFields,
   onProgress: (percent: number) => void,

@@ -35,7 +35,7 @@ const FLAGS = ['tagsEmpty', 'categoriesEmpty', 'partial', 'or'] as const;
 const TEXTS = ['uploader', 'search', 'dateStart', 'dateEnd'] as const;
 const LISTS = ['tags', 'categories'] as const;
 /** Every URL parameter the search owns; others (site) are left alone. */
-export const SEARCH_PARAMS: readonly string[] = [...FLAGS, ...TEXTS, ...LISTS];
+const SEARCH_PARAMS: readonly string[] = [...FLAGS, ...TEXTS, ...LISTS];
 
 /** Quick ranges of the image search: 7 days, 31 days (30 back) and the current month. */
 export const IMAGE_QUICK_RANGES: readonly QuickRange[] = [

@@ -26,8 +26,8 @@ export const FIELD_LABELS: Record<AssetField, string> = {
 
 /** Rows a request carries (the server's limit), and requests in flight: one batch is
  * written while the next one travels, without crowding the server. */
-export const BATCH_ROWS = 500;
-export const BATCHES_IN_FLIGHT = 2;
+const BATCH_ROWS = 500;
+const BATCHES_IN_FLIGHT = 2;
 
 export const NO_MAPPING = 'Please map headers to asset fields.';
 export const ZONE_INLINE = 'Please select a zone.';
@@ -35,7 +35,7 @@ export const ZONE_REQUIRED = 'Please select a zone to import assets to.';
 export const ONLY_XLSX =
   'Only Excel workbooks (.xlsx) can be imported: save the file as .xlsx and choose it again.';
 
-export type RowStatus =
+type RowStatus =
   'waiting' | 'uploading' | 'complete' | 'complete duplicate' | 'duplicate detected' | 'error';
 
 export interface RowState {

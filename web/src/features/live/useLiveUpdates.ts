@@ -4,10 +4,10 @@ import { apiUrl } from '../../api/client';
 
 /** After a refused stream (not a dropped one), the next try waits this long, doubling. */
 export const LIVE_RETRY_FIRST_MS = 5_000;
-export const LIVE_RETRY_MAX_MS = 60_000;
+const LIVE_RETRY_MAX_MS = 60_000;
 
 /** The URL of the site's live stream, from the same base as every other API call. */
-export function liveUrl(site: string): string {
+function liveUrl(site: string): string {
   return apiUrl('/api/live', {}, new URLSearchParams({ site }));
 }
 

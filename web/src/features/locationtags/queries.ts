@@ -3,7 +3,7 @@ import { api, unwrap, unwrapPage } from '../../api/client';
 import type { LocationTagWrite } from '../../api/types';
 import { listQueryParams, type ListQuery } from '../../components/listQuery';
 
-export const locationTagKeys = {
+const locationTagKeys = {
   all: ['locationtags'] as const,
   list: (site: string | undefined, q: ListQuery): readonly unknown[] => [
     'locationtags',

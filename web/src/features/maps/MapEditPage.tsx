@@ -14,6 +14,7 @@ import type { FloorMap } from '../../api/types';
 import { DetailForm } from '../../components/DetailForm';
 import type { FieldDef } from '../../components/FormField';
 import { LoadGate } from '../../components/LoadGate';
+import { fieldText } from '../../components/formRules';
 import { SiteReady } from '../../components/SiteReady';
 import { PageHeader } from '../../components/PageHeader';
 import { useSitePath, useSiteSelection } from '../access/SiteContext';
@@ -38,7 +39,7 @@ const coordinate = (name: keyof MapForm, label: string): FieldDef<MapForm> => ({
     <TextField
       label={label}
       inputMode="decimal"
-      value={value as string}
+      value={value}
       onChange={(e) => onChange(e.target.value)}
       slotProps={{ input: { readOnly } }}
     />
@@ -52,12 +53,12 @@ const FIELDS: FieldDef<MapForm>[] = [
     kind: 'custom',
     ownErrors: true,
     // Blank (or only spaces) is missing; the snackbar says so through the form's problem.
-    validate: (value) => String(value ?? '').trim() !== '' || 'missing',
+    validate: (value) => fieldText(value).trim() !== '' || 'missing',
     render: ({ value, onChange, readOnly, invalid }) => (
       <TextField
         label="Name"
         required
-        value={value as string}
+        value={value}
         onChange={(e) => onChange(e.target.value)}
         slotProps={{ input: { readOnly } }}
         error={invalid}

@@ -10,7 +10,7 @@ import { MAP_REFRESH_MS } from './mapLogic';
 
 const NO_MAP: FieldOption = { value: '', label: 'None' };
 
-export const mapKeys = {
+const mapKeys = {
   all: ['maps'] as const,
   list: (site: string | undefined, q: ListQuery): readonly unknown[] => ['maps', 'list', site, q],
   options: (site: string | undefined) => ['maps', 'options', site] as const,

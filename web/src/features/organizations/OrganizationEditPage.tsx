@@ -7,7 +7,7 @@ import { retentionDays, retentionRule } from './organizationForm';
 import { useDeleteOrganization, useOrganization, useSaveOrganization } from './queries';
 import { fieldText } from '../../components/formRules';
 
-export interface OrganizationForm {
+interface OrganizationForm {
   name: string;
   subdomain: string;
   oktaEnabled: boolean;

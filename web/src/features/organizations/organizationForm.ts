@@ -1,8 +1,8 @@
 import { parseNumber } from '../../components/formRules';
 
-/** The server's bounds of an organization's history retention (0 keeps history forever). */
-export const MIN_RETENTION_DAYS = 30;
-export const MAX_RETENTION_DAYS = 3650;
+/** The server's bounds of an organisation's history retention (0 keeps history forever). */
+const MIN_RETENTION_DAYS = 30;
+const MAX_RETENTION_DAYS = 3650;
 
 /** Whole days: 0, or 30 to 3650. Empty means 0. */
 export function retentionRule(value: unknown): true | string {

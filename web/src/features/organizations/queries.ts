@@ -3,7 +3,7 @@ import { api, unwrap, unwrapPage } from '../../api/client';
 import type { OrganizationWrite } from '../../api/types';
 import { listQueryParams, type ListQuery } from '../../components/listQuery';
 
-export const organizationKeys = {
+const organizationKeys = {
   all: ['organizations'] as const,
   list: (q: ListQuery): readonly unknown[] => ['organizations', 'list', q],
   one: (id: string) => ['organizations', 'one', id] as const,

@@ -17,7 +17,7 @@ import { downloadReport, useReportConfig, useReportTypes } from './queries';
 const TODAY_ONLY = QUICK_RANGES.slice(0, 1);
 
 /** A file name from the report's name (letters, digits, spaces, dashes) and its format. */
-export function reportFileName(name: string, format: string = 'excel'): string {
+function reportFileName(name: string, format: string = 'excel'): string {
   const safe = name.replace(/[^\p{L}\p{N} _-]+/gu, '').trim();
   return `${safe || 'report'}.${format === 'json' ? 'json' : 'xlsx'}`;
 }

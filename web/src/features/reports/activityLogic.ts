@@ -5,7 +5,7 @@ import { UNKNOWN_THING_ID } from '../../constants';
 export const ACTIVITY_PAGE_SIZES = [4, 8, 12] as const;
 export const ALL_ROWS = -1;
 
-export interface ActivityDayLike {
+interface ActivityDayLike {
   day: string;
 }
 

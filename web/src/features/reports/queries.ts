@@ -14,7 +14,7 @@ import { sitePeriod } from '../../components/siteClock';
 import { LIVE_THINGS_POLL_MS } from './zoneLogic';
 
 /** Reports fetch up to 10000 rows (spec section 9). */
-export const REPORT_FETCH_LIMIT = 10000;
+const REPORT_FETCH_LIMIT = 10000;
 
 const rangeKey = (range: DateRangeValue) => [range.start.valueOf(), range.end.valueOf()];
 

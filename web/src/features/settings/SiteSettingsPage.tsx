@@ -52,7 +52,7 @@ const textField =
   ({ value, onChange, readOnly, disabled }) => (
     <TextField
       label={label}
-      value={value as string}
+      value={value}
       placeholder={placeholder}
       disabled={disabled}
       onChange={(e) => onChange(e.target.value)}

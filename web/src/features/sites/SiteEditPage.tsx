@@ -18,7 +18,7 @@ import { usePermissions } from '../access/queries';
 import { pathWithSite } from '../access/siteSelection';
 import { useDeleteSite, useSaveSite, useSite, useTimezones } from './queries';
 
-export interface SiteForm {
+interface SiteForm {
   name: string;
   description: string;
   startDate: Dayjs | null;
@@ -41,7 +41,7 @@ function browserTimezone(): string {
   }
 }
 
-export function siteToForm(site: Site | undefined): SiteForm {
+function siteToForm(site: Site | undefined): SiteForm {
   return {
     name: site?.name ?? '',
     description: site?.description ?? '',
@@ -58,7 +58,7 @@ export function siteToForm(site: Site | undefined): SiteForm {
   };
 }
 
-export function formToSite(form: SiteForm): SiteWrite {
+function formToSite(form: SiteForm): SiteWrite {
   return {
     name: form.name.trim(),
     description: form.description,

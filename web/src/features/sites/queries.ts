@@ -3,7 +3,7 @@ import { api, unwrap, unwrapPage } from '../../api/client';
 import type { SiteWrite } from '../../api/types';
 import { listQueryParams, type ListQuery } from '../../components/listQuery';
 
-export const siteKeys = {
+const siteKeys = {
   all: ['sites'] as const,
   list: (q: ListQuery): readonly unknown[] => ['sites', 'list', q],
   options: ['sites', 'options'] as const,

@@ -5,7 +5,7 @@ import { usePermissions } from '../access/queries';
 import { useSaveSsoSettings, useSsoSettings } from './queries';
 import { fieldText } from '../../components/formRules';
 
-export interface SsoSettingsForm {
+interface SsoSettingsForm {
   oktaIssuer: string;
   oktaClientId: string;
   oktaClientSecret: string;

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
 import type { SsoAvailability, SsoKind, SsoSettingsWrite } from '../../api/types';
 
-export const ssoSettingsKeys = {
+const ssoSettingsKeys = {
   one: ['ssosettings'] as const,
 };
 

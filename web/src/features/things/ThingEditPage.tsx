@@ -38,7 +38,7 @@ function Deferred({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Loading />}>{children}</Suspense>;
 }
 
-export interface ThingForm {
+interface ThingForm {
   name: string;
   description: string;
   serial: string;
@@ -51,11 +51,7 @@ export interface ThingForm {
   labels: string[];
 }
 
-export function thingToForm(
-  thing: Thing | undefined,
-  thingClass: ThingClass,
-  site: string,
-): ThingForm {
+function thingToForm(thing: Thing | undefined, thingClass: ThingClass, site: string): ThingForm {
   const c = thing?.common;
   return {
     name: c?.name ?? '',

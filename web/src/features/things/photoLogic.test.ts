@@ -27,14 +27,22 @@ describe('the Things category', () => {
 
   it('is used when it exists, without creating another', async () => {
     const create = vi.fn();
-    const id = await ensureThingsCategory(async () => [{ id: 't1', name: 'Things' }], create);
+    const id = await ensureThingsCategory(
+      () => Promise.resolve([{ id: 't1', name: 'Things' }]),
+      create,
+    );
     expect(id).toBe('t1');
     expect(create).not.toHaveBeenCalled();
   });
 
   it('is created when it cannot be found', async () => {
-    const create = vi.fn(async (body: { name: string }) => ({ id: 'new', name: body.name }));
-    const id = await ensureThingsCategory(async () => [{ id: 'd', name: 'Damage' }], create);
+    const create = vi.fn((body: { name: string }) =>
+      Promise.resolve({ id: 'new', name: body.name }),
+    );
+    const id = await ensureThingsCategory(
+      () => Promise.resolve([{ id: 'd', name: 'Damage' }]),
+      create,
+    );
     expect(id).toBe('new');
     expect(create).toHaveBeenCalledWith(expect.objectContaining({ name: THINGS_CATEGORY }));
   });
@@ -42,9 +50,10 @@ describe('the Things category', () => {
   it("says 'Failed to get categories' when the list fails", async () => {
     const spy = quiet();
     const create = vi.fn();
-    const failing = ensureThingsCategory(async () => {
-      throw new ApiError(500, '', 'boom', 'Internal Server Error');
-    }, create);
+    const failing = ensureThingsCategory(
+      () => Promise.reject(new ApiError(500, '', 'boom', 'Internal Server Error')),
+      create,
+    );
     await expect(failing).rejects.toThrow(new PhotoTabError(`${GET_CATEGORIES_FAILED}: boom`));
     expect(create).not.toHaveBeenCalled();
     spy.mockRestore();
@@ -53,10 +62,8 @@ describe('the Things category', () => {
   it("says 'Failed to create category' when creating fails", async () => {
     const spy = quiet();
     const failing = ensureThingsCategory(
-      async () => [],
-      async () => {
-        throw new ApiError(403, '', 'Forbidden', 'Forbidden');
-      },
+      () => Promise.resolve([]),
+      () => Promise.reject(new ApiError(403, '', 'Forbidden', 'Forbidden')),
     );
     await expect(failing).rejects.toThrow(
       new PhotoTabError(`${CREATE_CATEGORY_FAILED}: Forbidden`),

@@ -2,7 +2,7 @@ import { errorText, failureText } from '../../api/client';
 
 /** The image category the thing Photo tab files photos under. */
 export const THINGS_CATEGORY = 'Things';
-export const THINGS_CATEGORY_DESCRIPTION = 'Photos of items and workers';
+const THINGS_CATEGORY_DESCRIPTION = 'Photos of items and workers';
 
 export const GET_CATEGORIES_FAILED = 'Failed to get categories';
 export const CREATE_CATEGORY_FAILED = 'Failed to create category';

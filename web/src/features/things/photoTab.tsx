@@ -72,8 +72,8 @@ function PhotoTile({
   const open = (e: MouseEvent) => {
     if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     e.preventDefault();
-    navigate(here, { replace: true });
-    navigate(to);
+    void navigate(here, { replace: true });
+    void navigate(to);
   };
   return (
     <Paper

@@ -69,7 +69,7 @@ export const UNLINK_MESSAGES = {
   parentNoLonger: 'Parent no longer exists.',
 } as const;
 
-export const LINK_MESSAGES = {
+const LINK_MESSAGES = {
   child: 'Child Successfully Linked',
   parent: 'Parent Successfully Linked',
 } as const;

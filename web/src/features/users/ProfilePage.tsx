@@ -10,7 +10,7 @@ import { passwordProblem } from './passwordRule';
 import { useRoles, useSaveMe } from './queries';
 import { fieldText } from '../../components/formRules';
 
-export interface ProfileForm {
+interface ProfileForm {
   name: string;
   username: string;
   roles: string[];

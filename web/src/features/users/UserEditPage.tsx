@@ -20,7 +20,7 @@ import {
 } from './queries';
 import { fieldText } from '../../components/formRules';
 
-export interface UserForm {
+interface UserForm {
   name: string;
   username: string;
   roles: string[];

@@ -1,5 +1,5 @@
 /** The console's password rule; the server enforces its own (stronger) checks too. */
-export const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MIN_LENGTH = 8;
 
 export function passwordProblem(password: string): string | null {
   if (password.length < PASSWORD_MIN_LENGTH) {

@@ -3,7 +3,7 @@ import { api, unwrap, unwrapPage } from '../../api/client';
 import type { MeUpdate, UserCreate, UserUpdate } from '../../api/types';
 import { listQueryParams, type ListQuery } from '../../components/listQuery';
 
-export const userKeys = {
+const userKeys = {
   all: ['users'] as const,
   list: (q: ListQuery): readonly unknown[] => ['users', 'list', q],
   one: (id: string) => ['users', 'one', id] as const,

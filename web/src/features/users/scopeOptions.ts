@@ -5,7 +5,7 @@ import { useCurrentUser, usePermissions } from '../access/queries';
 import { useSiteOptions } from '../sites/queries';
 import { useRoles } from './queries';
 
-export const SUPER_ADMIN_ROLE = 'Super Admin';
+const SUPER_ADMIN_ROLE = 'Super Admin';
 
 /** Role choices by name; Super Admin only where it may be given. */
 export function useRoleOptions(offerSuperAdmin: boolean): FieldOption[] {

@@ -6,7 +6,7 @@ import { listQueryParams, type ListQuery } from '../../components/listQuery';
 /** Zones of a site for lookups (spec section 9: zones lookup limit 1000). */
 const ZONE_LOOKUP_LIMIT = 1000;
 
-export const zoneKeys = {
+const zoneKeys = {
   all: ['zones'] as const,
   list: (site: string | undefined, q: ListQuery): readonly unknown[] => ['zones', 'list', site, q],
   options: (site: string) => ['zones', 'options', site] as const,
