@@ -1,6 +1,6 @@
 import { parseNumber } from '../../components/formRules';
 
-/** The server's bounds of an organisation's history retention (0 keeps history forever). */
+/** The server's bounds of an organization's history retention (0 keeps history forever). */
 const MIN_RETENTION_DAYS = 30;
 const MAX_RETENTION_DAYS = 3650;
 
