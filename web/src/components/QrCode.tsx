@@ -94,7 +94,13 @@ export function QrCode({
           </Typography>
         )}
         <Box sx={{ maxWidth: '100%', overflow: 'auto', bgcolor: '#fff', p: 1, lineHeight: 0 }}>
-          <QRCodeSVG value={value} size={size} level="H" data-testid="qr-code" />
+          <QRCodeSVG
+            value={value}
+            size={size}
+            level="H"
+            title={`QR code: ${value}`}
+            data-testid="qr-code"
+          />
         </Box>
         {label && (
           <Typography

@@ -50,7 +50,8 @@ export default function ImageSearchBar() {
       </Box>
       <Tooltip title="Search filters">
         <IconButton
-          aria-label="Search filters"
+          // The badge's count is visible text, so the name carries it too (WCAG 2.5.3).
+          aria-label={count ? `Search filters, ${count} active` : 'Search filters'}
           onClick={(e) => setAnchor(e.currentTarget)}
           color={count ? 'primary' : 'default'}
         >
