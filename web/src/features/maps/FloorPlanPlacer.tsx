@@ -88,7 +88,13 @@ export function FloorPlanPlacer({ map, readOnly }: { map: FloorMap; readOnly: bo
       }}
     >
       <Paper variant="outlined" sx={{ maxHeight: { xs: 260, md: 560 }, overflow: 'auto' }}>
-        <List dense aria-label="Place on the floor plan" data-testid="placeables">
+        <List
+          dense
+          component="div"
+          role="group"
+          aria-label="Place on the floor plan"
+          data-testid="placeables"
+        >
           {entries.length === 0 && (
             <Typography variant="body2" color="text.secondary" sx={{ p: 2 }}>
               This site has no endpoints or location tags yet.
