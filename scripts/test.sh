@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install.sh --browser
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step prints the seconds since the start, so a slow step shows in the log.
+step() { printf '\n==> [%ss] %s\n' "$SECONDS" "$*"; }
 
 step "OpenID provider for the single sign-on tests (server/tests/oidc/package-lock.json)"
 oidc=server/tests/oidc
@@ -41,5 +42,5 @@ wait "$server_tests" || server_status=$?
 step "Server tests"
 cat "$server_log"
 rm -f "$server_log"
-printf '\nserver tests: exit %s, browser tests: exit %s\n' "$server_status" "$browser_status"
+printf '\nserver tests: exit %s, browser tests: exit %s, %ss in all\n' "$server_status" "$browser_status" "$SECONDS"
 [ "$server_status" -eq 0 ] && [ "$browser_status" -eq 0 ]
