@@ -58,6 +58,7 @@ from tagtrack.models.base import utcnow
 from tagtrack.organizations.router import router as organizations_router
 from tagtrack.passwords.router import router as passwords_router
 from tagtrack.processing.process import ProcessingProcess, processing_process
+from tagtrack.processing.router import router as manual_events_router
 from tagtrack.processing.worker import ProcessingWorker, processing_worker
 from tagtrack.reports.daily import daily_jobs
 from tagtrack.reports.router import pickers as reports_pickers_router
@@ -103,6 +104,7 @@ DOCUMENTED = (
     ingest_router,
     user_reads_router,
     events_router,
+    manual_events_router,
     zone_durations_router,
     live_router,
     exceptions_router,

@@ -2,10 +2,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Response
 
-from tagtrack.access.dependencies import SignedIn, allowed
-from tagtrack.access.principal import Principal
+from tagtrack.access.dependencies import SignedIn
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.events.schemas import EventRead, ManualEvent
+from tagtrack.events.schemas import EventRead
 from tagtrack.events.service import EventService
 from tagtrack.kit.lists import (
     After,
@@ -52,13 +51,3 @@ async def list_events(
     )
     set_total(response, total)
     return events
-
-
-@router.post("/events", response_model=EventRead, status_code=201)
-async def create_event(
-    body: ManualEvent,
-    principal: Annotated[Principal, allowed("things", "modify")],
-    service: Service,
-) -> EventRead:
-    """A manual event: the thing carrying the tag enters the zone now."""
-    return await service.manual(principal, body)

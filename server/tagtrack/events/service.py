@@ -1,25 +1,17 @@
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 from tagtrack.access.principal import Principal
-from tagtrack.core.errors import BadRequest, NotFound
+from tagtrack.core.errors import BadRequest
 from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import (
     EventData,
     EventRead,
-    ManualEvent,
 )
 from tagtrack.kit.lists import comma_list
 from tagtrack.kit.totals import SharedTotals
-from tagtrack.models import Zone
-from tagtrack.models.base import utcnow
 from tagtrack.models.ids import UNKNOWN_THING_ID, is_id
-from tagtrack.processing.repository import ReadRow
-from tagtrack.processing.service import FreshThings, ProcessingService
 from tagtrack.sites.scope import sites_in_scope
-from tagtrack.things.repository import ThingRepository
-from tagtrack.things.tags import normalize_tag
 
 
 def _ids(csv: str) -> list[str]:
@@ -60,15 +52,8 @@ TOTALS = SharedTotals()
 
 
 class EventService:
-    def __init__(
-        self,
-        repository: EventRepository,
-        things: ThingRepository,
-        processing: ProcessingService,
-    ) -> None:
+    def __init__(self, repository: EventRepository) -> None:
         self.repository = repository
-        self.things = things
-        self.processing = processing
 
     async def list_page(
         self,
@@ -105,25 +90,3 @@ class EventService:
             principal.org_id, scope, limit=limit, page=page, **filters
         )
         return [event_read(row) for row in rows], total
-
-    async def manual(self, principal: Principal, body: ManualEvent) -> EventRead:
-        tag = normalize_tag(body.tag)
-        zone = await self.repository.zone(principal.org_id, body.zone)
-        if zone is None or not principal.sees_site(zone.site_id):
-            raise NotFound("Zone not found")
-        if await self.things.by_tag(principal.org_id, tag) is None:
-            raise NotFound(f"No thing carries the tag {tag}")
-        await self.put_in_zone(principal.org_id, zone, [tag])
-        return event_read(await self.repository.latest_for_tag(principal.org_id, tag))
-
-    async def put_in_zone(
-        self, org_id: str, zone: Zone, tags: Sequence[str], fresh: FreshThings | None = None
-    ) -> None:
-        """A manual read of each of these (normalised, carried) tags in the zone, processed
-        now as one batch; the caller has checked the zone and the tags (of stored things, or
-        of the new things it writes in `fresh`)."""
-        now = utcnow()
-        # Plain rows: an ORM object each costs more than the rest of a large import's read.
-        reads = [ReadRow(0, "", tag, 0, now, None, "IN", False, {}, zone.id) for tag in tags]
-        if reads:
-            await self.processing.process_now(org_id, reads, fresh)

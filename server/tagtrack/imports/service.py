@@ -20,7 +20,6 @@ from tagtrack.core.errors import (
     describe_errors,
 )
 from tagtrack.events.schemas import ManualEvent
-from tagtrack.events.service import EventService
 from tagtrack.imports.repository import ImportRepository
 from tagtrack.imports.rules import (
     NO_NAME,
@@ -46,6 +45,7 @@ from tagtrack.imports.workbook import WorkbookRefused, read_all
 from tagtrack.models import ImageCategory, Site, Thing, Zone
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import new_id
+from tagtrack.processing.manual import ManualReadService
 from tagtrack.processing.repository import ThingRow
 from tagtrack.processing.service import FreshThings
 from tagtrack.settings.repository import SettingsRepository
@@ -55,6 +55,7 @@ from tagtrack.sites.service import SiteService
 from tagtrack.things.schemas import CommonCreate, CommonUpdate, ThingCreate, ThingRead, ThingUpdate
 from tagtrack.things.service import ThingService, require_right, stored_common
 from tagtrack.things.tags import normalize_tag, normalize_tags
+from tagtrack.zones.repository import ZoneRepository
 
 # Workbooks read at once: each may take a few hundred MB while it is read.
 _readers = anyio.CapacityLimiter(2)
@@ -128,7 +129,8 @@ class ImportService:
         sites: SiteService,
         things: ThingService,
         categories: CategoryRepository,
-        events: EventService,
+        manual_reads: ManualReadService,
+        zones: ZoneRepository,
         audit: AuditRepository,
     ) -> None:
         self.repository = repository
@@ -136,7 +138,8 @@ class ImportService:
         self.sites = sites
         self.things = things
         self.categories = categories
-        self.events = events
+        self.manual_reads = manual_reads
+        self.zones = zones
         self.audit = audit
         # Next generated tag number by prefix, valid while this transaction holds the lock.
         self._next_number: dict[str, int] = {}
@@ -188,7 +191,7 @@ class ImportService:
         return mapping
 
     async def zone_of_site(self, principal: Principal, site_id: str, zone_id: str) -> Zone:
-        zone = await self.events.repository.zone(principal.org_id, zone_id)
+        zone = await self.zones.get(principal.org_id, zone_id)
         if zone is None or zone.site_id != site_id:
             raise NotFound("Zone not found in this site")
         return zone
@@ -371,7 +374,9 @@ class ImportService:
             tags={tag: p.thing for p in fast for tag in p.tags},
             write=write,
         )
-        await self.events.put_in_zone(principal.org_id, zone, [p.tags[0] for p in placed], fresh)
+        await self.manual_reads.put_in_zone(
+            principal.org_id, zone, [p.tags[0] for p in placed], fresh
+        )
 
     async def _one(
         self,
@@ -446,7 +451,7 @@ class ImportService:
         if existing is not None:
             thing = await self._fill(principal, existing, row)
         if zone is not None and tags:
-            await self.events.manual(principal, ManualEvent(tag=tags[0], zone=zone.id))
+            await self.manual_reads.manual(principal, ManualEvent(tag=tags[0], zone=zone.id))
         return ImportRowResult(
             status="complete" if existing is None else "complete duplicate",
             thing=thing.id,
