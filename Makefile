@@ -12,7 +12,7 @@ install:
 lint:
 	.venv/bin/ruff check server e2e bench
 	.venv/bin/ruff format --check server e2e bench
-	cd web && npm run lint && npm run format:check
+	cd web && npm run lint && npm run format:check && npm run unused
 
 typecheck:
 	.venv/bin/mypy

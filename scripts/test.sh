@@ -19,8 +19,9 @@ step "Lint and types (server)"
 .venv/bin/ruff format --check server e2e bench
 .venv/bin/mypy
 
-step "Lint, format and types (console)"
-(cd web && npm run --silent lint && npm run --silent format:check && npm run --silent typecheck)
+step "Lint, format, types and unused code (console)"
+(cd web && npm run --silent lint && npm run --silent format:check && npm run --silent typecheck \
+  && npm run --silent unused)
 
 step "Generated API client is up to date"
 scripts/check-client.sh

@@ -25,6 +25,8 @@ function firstFilter(site: string | undefined, range: DateRangeValue): EventFilt
 /**
  * Asks for the first page of today's events as soon as this chunk has loaded, when the URL
  * names the site, instead of after the shell has checked the session and listed the sites.
+ * The router calls it on the loaded module, out of sight of a static import.
+ * @public
  */
 export function prefetch(client: QueryClient, url: URL) {
   const site = url.searchParams.get('site');
