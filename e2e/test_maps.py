@@ -168,6 +168,9 @@ def test_map_list_on_a_phone_and_a_missing_map(
     shot(page, "mobile-maps")
     check_accessibility(page)
     row.click()
+    expect(page.get_by_role("textbox", name="Name")).to_have_value(
+        "Mezzanine level 2, north wing storage and returns"
+    )
     expect(
         page.get_by_text("Upload a floor plan to place endpoints and tags on it.")
     ).to_be_visible()

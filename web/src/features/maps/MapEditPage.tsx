@@ -221,16 +221,19 @@ function MapEditor({ id, map }: { id: string; map: FloorMap | undefined }) {
                 )}
               </CardContent>
             </Card>
+            {/* Inside the form's layout, so it shows with the form, not before its code loads. */}
+            {map?.image ? (
+              <FloorPlanPlacer map={map} readOnly={!perms.can('maps', 'modify')} />
+            ) : (
+              !isNew && (
+                <Alert severity="info">
+                  Upload a floor plan to place endpoints and tags on it.
+                </Alert>
+              )
+            )}
           </>
         )}
       />
-      {map?.image ? (
-        <FloorPlanPlacer map={map} readOnly={!perms.can('maps', 'modify')} />
-      ) : (
-        !isNew && (
-          <Alert severity="info">Upload a floor plan to place endpoints and tags on it.</Alert>
-        )
-      )}
     </Box>
   );
 }
