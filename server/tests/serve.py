@@ -57,6 +57,9 @@ def serve(
         "PYTHONUNBUFFERED": "1",
         "TAGTRACK_PORT": str(port),
         "TAGTRACK_LOG_JSON": "false",
+        # One HTTP worker, unless a test asks for more (test_serve_workers does): each worker
+        # is a process that imports the whole server, seconds of CPU at every start.
+        "TAGTRACK_WORKERS": "1",
         **env,
     }
     process = subprocess.Popen(
