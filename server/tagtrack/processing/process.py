@@ -25,6 +25,7 @@ from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.logging import configure_logging, get_logger
 from tagtrack.core.metrics import process_gone
+from tagtrack.core.tasks import running
 from tagtrack.core.wakeups import READS_CHANNEL, Wakeups, listening
 from tagtrack.processing.worker import ProcessingWorker
 
@@ -131,13 +132,10 @@ async def processing_process(
             await asyncio.sleep(WATCH_SECONDS)
             child.restart_if_gone()
 
-    watcher = asyncio.create_task(watch(), name="processing-watch")
     try:
-        yield child
+        async with running(watch(), "processing-watch"):
+            yield child
     finally:
-        watcher.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await watcher
         await child.stop()
 
 
