@@ -8,6 +8,8 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from tagtrack.core.text import comma_list
+
 # The console: scripts and styles from this origin only; MUI injects its styles at run time.
 CONSOLE_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -33,7 +35,7 @@ SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
 def parse_proxies(value: str) -> frozenset[str]:
-    return frozenset(p.strip() for p in value.split(",") if p.strip())
+    return frozenset(comma_list(value))
 
 
 def _from_trusted_proxy(scope: Scope, trusted: frozenset[str]) -> bool:

@@ -3,12 +3,12 @@ from typing import Any
 
 from tagtrack.access.principal import Principal
 from tagtrack.core.errors import BadRequest
+from tagtrack.core.text import comma_list
 from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import (
     EventData,
     EventRead,
 )
-from tagtrack.kit.lists import comma_list
 from tagtrack.kit.totals import SharedTotals
 from tagtrack.models.ids import UNKNOWN_THING_ID, is_id
 from tagtrack.sites.scope import sites_in_scope

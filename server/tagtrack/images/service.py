@@ -9,6 +9,7 @@ from tagtrack.audit.repository import AuditRepository
 from tagtrack.categories.repository import CategoryRepository
 from tagtrack.core.errors import BadRequest, NotFound
 from tagtrack.core.logging import get_logger
+from tagtrack.core.text import comma_list
 from tagtrack.images.exports import Entry, csv_stream, zip_stream
 from tagtrack.images.processing import (
     MAX_UPLOAD_BYTES,
@@ -34,7 +35,7 @@ from tagtrack.images.schemas import (
     clean_tags,
 )
 from tagtrack.images.storage import EXPORT_CHUNK, Storage, Variant, image_key
-from tagtrack.kit.lists import ListParams, comma_list
+from tagtrack.kit.lists import ListParams
 from tagtrack.models import Image
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import is_id, new_id

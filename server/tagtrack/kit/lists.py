@@ -21,11 +21,6 @@ MAX_PAGE = 10**9
 TOTAL_HEADER = "x-total-count"
 
 
-def comma_list(text: str) -> list[str]:
-    """The items of a comma-separated list, trimmed, without empty ones."""
-    return [part.strip() for part in text.split(",") if part.strip()]
-
-
 @dataclass(frozen=True)
 class ListParams:
     limit: int

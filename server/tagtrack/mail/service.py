@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.config import Settings
 from tagtrack.core.mail import Attachment, Mailer
-from tagtrack.kit.lists import comma_list
+from tagtrack.core.text import comma_list
 from tagtrack.mail.repository import OutboxRepository
 from tagtrack.models.base import utcnow
 from tagtrack.models.mail import OutboxMail

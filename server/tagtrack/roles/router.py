@@ -3,7 +3,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query
 
 from tagtrack.access.dependencies import SignedIn
-from tagtrack.kit.lists import comma_list
+from tagtrack.core.text import comma_list
 from tagtrack.kit.wiring import provide
 from tagtrack.roles.schemas import AccessRuleRead, RoleRead
 from tagtrack.roles.service import RoleService

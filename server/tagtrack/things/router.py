@@ -5,7 +5,8 @@ from fastapi.responses import StreamingResponse
 
 from tagtrack.access.dependencies import SignedIn
 from tagtrack.core.errors import ERROR_RESPONSES
-from tagtrack.kit.lists import Listing, comma_list, set_total
+from tagtrack.core.text import comma_list
+from tagtrack.kit.lists import Listing, set_total
 from tagtrack.kit.schemas import Choice, UtcDateTime
 from tagtrack.kit.wiring import provide
 from tagtrack.kit.xlsx import XLSX_MEDIA_TYPE
