@@ -122,6 +122,14 @@ def test_settings_on_a_phone_and_a_failed_save(
     open_signed_in(page, PRIYA, console.demo_password, f"/settings?site={site}")
     expect(page.get_by_role("heading", name="Settings")).to_be_visible()
     assert not page.locator("body").evaluate("e => e.scrollWidth > e.clientWidth")
+    # Every field takes the card's width, the category picker too.
+    outline = "xpath=ancestor::div[contains(@class, 'MuiFormControl-root')][1]"
+    label_box = page.get_by_role("textbox", name="Item Label").locator(outline).bounding_box()
+    picker_box = (
+        page.get_by_role("combobox", name="Parent Categories").locator(outline).bounding_box()
+    )
+    assert label_box and picker_box
+    assert abs(picker_box["width"] - label_box["width"]) < 2, (picker_box, label_box)
     shot(page, "mobile-site-settings")
     # The site goes away while the screen is open: the save fails with the server's text.
     assert admin_api.delete(f"/api/sites/{site}").ok

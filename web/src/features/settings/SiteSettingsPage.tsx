@@ -126,6 +126,7 @@ function SettingsEditor({ site, loaded }: { site: string; loaded: SiteSettings }
       render: ({ value, onChange, readOnly }) => (
         <Autocomplete
           multiple
+          fullWidth
           options={options.map((c) => c.id)}
           value={value as string[]}
           getOptionLabel={(id) => names.get(id) ?? id}
