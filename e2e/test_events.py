@@ -2,15 +2,15 @@
 when the live stream is unavailable (test_live.py covers the stream itself)."""
 
 import re
-import time
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from playwright.sync_api import APIRequestContext, Page, Request, expect
+from playwright.sync_api import APIRequestContext, Page, Request, Response, expect
 
 from e2e.accessibility import check_accessibility
 from e2e.conftest import PRIYA, Console, open_signed_in, shot
+from e2e.page_clock import poll_follows, run_polling_periods
 from e2e.tracking_data import (
     Reader,
     create_endpoint,
@@ -27,6 +27,7 @@ pytestmark = pytest.mark.usefixtures("patient_expect")
 
 # One refresh: pushed at once, or by polling every 5 s.
 ONE_REFRESH_MS = 6_000
+EVENTS_CALL = re.compile(r"/api/events\?")
 
 
 @dataclass(frozen=True)
@@ -58,11 +59,15 @@ def open_events(page: Page, console: Console, floor: Floor) -> None:
     expect(page.get_by_role("heading", name="Events")).to_be_visible()
 
 
+def is_events_call(message: Request | Response) -> bool:
+    return bool(EVENTS_CALL.search(message.url))
+
+
 def event_calls(page: Page) -> list[str]:
     calls: list[str] = []
 
     def seen(request: Request) -> None:
-        if re.search(r"/api/events\?", request.url):
+        if is_events_call(request):
             calls.append(request.url)
 
     page.on("request", seen)
@@ -180,29 +185,31 @@ def test_endpoint_filter(
 def test_without_the_live_stream_the_page_polls_while_visible(
     page: Page, console: Console, floor: Floor
 ) -> None:
+    # The page's timers on a fake clock (installed before it loads), so polling periods
+    # pass at once; fetches stay real.
+    page.clock.install()
     # The stream refused, as by a proxy that does not pass it: the page falls back to polling.
     page.route(re.compile(r"/api/live\?"), lambda route: route.abort())
-    open_events(page, console, floor)
+    with page.expect_response(is_events_call):
+        open_events(page, console, floor)
     expect(page.get_by_role("grid", name="Events")).to_be_visible()
     calls = event_calls(page)
-    page.wait_for_timeout(5_500)
+    poll_follows(page, is_events_call)
     assert calls, "polls while visible"
 
     set_visibility(page, hidden=True)
     calls.clear()
-    page.wait_for_timeout(11_000)
+    run_polling_periods(page, 2)
     assert calls == [], "no polling while hidden"
 
     set_visibility(page, hidden=False)
-    deadline = time.monotonic() + 6
-    while not calls and time.monotonic() < deadline:
-        page.wait_for_timeout(250)
+    poll_follows(page, is_events_call)
     assert calls, "polling resumes when visible again"
 
     page.get_by_role("navigation", name="Main menu").get_by_role("link", name="Home").click()
     expect(page.get_by_role("heading", name="Home")).to_be_visible()
     calls.clear()
-    page.wait_for_timeout(6_000)
+    run_polling_periods(page, 1)
     assert calls == [], "no polling after leaving the page"
 
 

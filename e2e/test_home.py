@@ -49,6 +49,8 @@ def site(admin_api: APIRequestContext) -> str:
 
 
 def test_zone_overview_chart(page: Page, console: Console, site: str) -> None:
+    # The chart's animation runs on the page's clock: faked, it can end at once.
+    page.clock.install()
     open_signed_in(page, PRIYA, console.demo_password, f"/home?site={site}")
     overview = page.get_by_test_id("zone-overview")
     chart = overview.get_by_test_id("zone-chart")
@@ -60,7 +62,7 @@ def test_zone_overview_chart(page: Page, console: Console, site: str) -> None:
     # Receiving holds 2 items and a worker, Cold Store one item: bars with a length.
     bars = chart.locator(".MuiBarChart-element")
     expect(bars.first).to_be_visible()
-    page.wait_for_timeout(1_000)  # the bars grow into place
+    page.clock.run_for(1_000)  # the bars grow into place
     widths = [(bars.nth(i).bounding_box() or {"width": 0})["width"] for i in range(bars.count())]
     # Receiving: total 3, items 2, staff 1; Cold Store: total 1, items 1.
     assert sum(1 for w in widths if w > 1) == 5, widths

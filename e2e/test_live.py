@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import APIRequestContext, Browser, Page, Request, expect
 
 from e2e.conftest import DESKTOP, PRIYA, Console, api_sign_in, shot
+from e2e.page_clock import POLL_MS, poll_follows, run_polling_periods
 from e2e.tracking_data import (
     Reader,
     create_endpoint,
@@ -25,9 +26,10 @@ from e2e.tracking_data import (
 pytestmark = pytest.mark.usefixtures("patient_expect")
 
 LIVE = re.compile(r"/api/live\?")
-# Two polling periods and more: a page that polled would have asked at least twice.
-IDLE_MS = 12_000
-# Long enough to hold one keepalive of the stream (every 25 s) and six polls.
+# Two polling periods: a page that polled would have asked twice.
+IDLE_PERIODS = 2
+# Long enough to hold one keepalive of the stream (every 25 s, the server's real time)
+# and six polls.
 TRAFFIC_WINDOW_MS = 30_000
 # A pushed change is on screen well within one polling period (5 s) plus processing.
 PUSHED_MS = 8_000
@@ -61,8 +63,11 @@ def requests_to(page: Page, pattern: str) -> list[str]:
     return calls
 
 
-def open_live(page: Page, console: Console, path: str) -> None:
-    """Open a page signed in as the demo Administrator and wait until its stream is open."""
+def open_live(page: Page, console: Console, path: str, *, fake_clock: bool = False) -> None:
+    """Open a page signed in as the demo Administrator and wait until its stream is open.
+    With fake_clock, the page's timers wait for page.clock, so polling periods pass at once."""
+    if fake_clock:
+        page.clock.install()
     api_sign_in(page.context, PRIYA, console.demo_password)
     with page.expect_response(lambda r: bool(LIVE.search(r.url)), timeout=20_000) as stream:
         page.goto(path)
@@ -77,9 +82,10 @@ def settle(page: Page) -> None:
 
 
 def idle_without_polls(page: Page, calls: list[str]) -> None:
+    """The page's fake clock runs through polling periods; no fetch may follow."""
     settle(page)
     calls.clear()
-    page.wait_for_timeout(IDLE_MS)
+    run_polling_periods(page, IDLE_PERIODS)
     assert calls == [], f"the page polled while its stream was open: {calls}"
 
 
@@ -87,7 +93,7 @@ def test_events_page_shows_a_new_read_pushed_by_the_server(
     page: Page, console: Console, admin_api: APIRequestContext, yard: Yard
 ) -> None:
     calls = requests_to(page, "/api/events?")
-    open_live(page, console, f"/events?site={yard.site}")
+    open_live(page, console, f"/events?site={yard.site}", fake_clock=True)
     grid = page.get_by_role("grid", name="Events")
     expect(grid).to_be_visible()
     idle_without_polls(page, calls)
@@ -111,7 +117,7 @@ def test_zone_status_shows_a_thing_entering_a_zone(
     name = f"Live Pallet {tag[-4:]}"
     create_thing(admin_api, yard.site, name, tag=tag)
     calls = requests_to(page, "/api/things?")
-    open_live(page, console, f"/reports/zones?site={yard.site}")
+    open_live(page, console, f"/reports/zones?site={yard.site}", fake_clock=True)
     dock = page.get_by_role("region", name="Live Dock", exact=True)
     expect(dock).to_be_visible()
     expect(dock.get_by_role("row").filter(has_text=name)).to_have_count(0)
@@ -204,11 +210,17 @@ def record_traffic(page: Page) -> Traffic:
     return traffic
 
 
-def idle_traffic(page: Page, traffic: Traffic) -> Traffic:
-    """Everything on the wire while the page sits idle for the window."""
+def idle_traffic(page: Page, traffic: Traffic, *, fake_clock: bool = False) -> Traffic:
+    """Everything on the wire while the page sits idle for the window: real time, or with
+    fake_clock the page's clock run one polling period at a time, each poll answered before
+    the next (as in real time)."""
     settle(page)
     traffic.reset()
-    page.wait_for_timeout(TRAFFIC_WINDOW_MS)
+    if fake_clock:
+        for _ in range(TRAFFIC_WINDOW_MS // POLL_MS):
+            poll_follows(page, lambda r: "/api/events?" in r.url, POLL_MS)
+    else:
+        page.wait_for_timeout(TRAFFIC_WINDOW_MS)
     return Traffic(
         traffic.requests,
         dict(traffic.received),
@@ -239,10 +251,12 @@ def test_an_idle_page_costs_far_less_with_the_stream_than_with_polling(
 
         poll_page = polling.new_page()
         poll_traffic = record_traffic(poll_page)
+        # The stream's window is the server's real time; the polls are the page's timers.
+        poll_page.clock.install()
         api_sign_in(polling, PRIYA, console.demo_password)
         poll_page.goto(path)
         expect(poll_page.get_by_role("grid", name="Events")).to_be_visible()
-        with_polling = idle_traffic(poll_page, poll_traffic)
+        with_polling = idle_traffic(poll_page, poll_traffic, fake_clock=True)
     finally:
         streaming.close()
         polling.close()

@@ -11,7 +11,15 @@ from zoneinfo import ZoneInfo
 
 import openpyxl
 import pytest
-from playwright.sync_api import APIRequestContext, Browser, Download, Page, expect
+from playwright.sync_api import (
+    APIRequestContext,
+    Browser,
+    Download,
+    Page,
+    Request,
+    Response,
+    expect,
+)
 
 from e2e.accessibility import check_accessibility
 from e2e.conftest import (
@@ -25,6 +33,7 @@ from e2e.conftest import (
     snackbar,
     unique,
 )
+from e2e.page_clock import poll_follows, run_polling_periods
 from e2e.tracking_data import (
     Reader,
     create_endpoint,
@@ -201,39 +210,45 @@ def test_zone_status_tables_red_row_and_graph(page: Page, console: Console, trac
     expect(page.get_by_test_id("zone-status-tables")).to_be_visible()
 
 
+def is_things_call(message: Request | Response) -> bool:
+    return "/api/things?" in message.url
+
+
 def test_zone_status_without_the_live_stream_polls_only_while_open(
     page: Page, console: Console, tracked: dict
 ) -> None:
+    # The page's timers on a fake clock (installed before it loads), so polling periods
+    # and clock ticks pass at once; fetches stay real.
+    page.clock.install()
     # The stream refused: the page falls back to polling (test_live.py covers the stream).
     page.route(re.compile(r"/api/live\?"), lambda route: route.abort())
     calls: list[str] = []
-    page.on(
-        "request",
-        lambda r: calls.append(r.url) if "/api/things?" in r.url else None,
-    )
-    open_signed_in(page, PRIYA, console.demo_password, f"/reports/zones?site={tracked['site']}")
+    page.on("request", lambda r: calls.append(r.url) if is_things_call(r) else None)
+    with page.expect_response(is_things_call):
+        open_signed_in(page, PRIYA, console.demo_password, f"/reports/zones?site={tracked['site']}")
     expect(page.get_by_role("heading", name="Zone Status")).to_be_visible()
-    # One polling period after the first load (which a busy machine may delay).
     expect(page.get_by_role("region", name="Dock", exact=True)).to_be_visible()
     assert calls, "the first load"
-    page.wait_for_timeout(5_800)
-    assert len(calls) >= 2, calls
+    # One polling period after the first load.
+    first = len(calls)
+    poll_follows(page, is_things_call)
+    assert len(calls) > first, calls
     # A hidden tab neither polls nor ticks.
     set_tab_visible(page, False)
     hidden_at = len(calls)
     clock = page.get_by_role("heading", name="Zone Status").locator("xpath=following-sibling::*")
     frozen = clock.inner_text()
-    page.wait_for_timeout(5_800)
+    run_polling_periods(page, 1)
     assert len(calls) == hidden_at, calls
     assert clock.inner_text() == frozen
     set_tab_visible(page, True)
     expect(clock).not_to_have_text(frozen)
-    page.wait_for_timeout(5_800)
+    poll_follows(page, is_things_call)
     assert len(calls) > hidden_at, calls
     page.get_by_role("link", name="Home").click()
     expect(page.get_by_role("heading", name="Home")).to_be_visible()
     left = len(calls)
-    page.wait_for_timeout(5_800)
+    run_polling_periods(page, 1)
     assert len(calls) == left, calls
 
 
