@@ -22,10 +22,13 @@ COPY pyproject.toml uv.lock README.md hatch_build.py ./
 COPY server/tagtrack server/tagtrack
 COPY server/migrations server/migrations
 COPY --from=console /src/web/dist web/dist
+# Bytecode compiled at build time: the unprivileged server cannot write it, and would compile
+# every module again in each of its processes at every start.
 RUN uv build --wheel --out-dir /dist \
  && uv export --frozen --no-dev --no-hashes --no-emit-project -o /dist/constraints.txt \
  && uv venv /opt/tagtrack --python /usr/local/bin/python3 \
- && uv pip install --python /opt/tagtrack/bin/python -c /dist/constraints.txt /dist/*.whl
+ && uv pip install --compile-bytecode --python /opt/tagtrack/bin/python \
+      -c /dist/constraints.txt /dist/*.whl
 
 # --- 3. what runs -----------------------------------------------------------------------------
 FROM python:3.12-slim-bookworm

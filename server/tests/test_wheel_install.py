@@ -42,8 +42,9 @@ def test_wheel_installs_without_dev_dependencies_and_serves(tmp_path: Path) -> N
     venv = tmp_path / "venv"
     run(uv(), "venv", "--quiet", "--python", sys.executable, str(venv))
     python = venv / "bin/python"
-    run(uv(), "pip", "install", "--quiet", "--python", str(python), "-c", str(constraints),
-        str(wheel))  # fmt: skip
+    # Compiled as pip (the documented install) compiles by default.
+    run(uv(), "pip", "install", "--quiet", "--compile-bytecode", "--python", str(python),
+        "-c", str(constraints), str(wheel))  # fmt: skip
 
     # Installed in the venv, with no dev tools, finding its files inside the package.
     where = run(
