@@ -50,7 +50,7 @@ from tagtrack.ingest.service import Admission
 from tagtrack.live.hub import LiveHub, live_listener
 from tagtrack.live.router import router as live_router
 from tagtrack.locationtags.router import router as locationtags_router
-from tagtrack.mail.sender import outbox_sender
+from tagtrack.mail.sender import OutboxSender, outbox_sender
 from tagtrack.maps.router import router as maps_router
 from tagtrack.meta.router import probes
 from tagtrack.meta.router import router as meta_router
@@ -202,20 +202,22 @@ async def singletons(
     settings: Settings,
     url: str,
     admission: Admission,
-) -> AsyncIterator[tuple[ProcessingWorker | ProcessingProcess, MqttSubscriber | None]]:
+) -> AsyncIterator[
+    tuple[ProcessingWorker | ProcessingProcess, MqttSubscriber | None, OutboxSender | None]
+]:
     """The background work an installation runs once, whatever the number of HTTP workers:
     processing, clean-up, mail, daily jobs, the MQTT subscription and the demo simulator."""
     wakeups = Wakeups()
     async with (
         housekeeping(sessionmaker),
         _processing(sessionmaker, settings, url, wakeups) as worker,
-        outbox_sender(sessionmaker, settings, wakeups.event(MAIL_CHANNEL)),
+        outbox_sender(sessionmaker, settings, wakeups.event(MAIL_CHANNEL)) as sender,
         listening(wakeups, url),
         daily_jobs(sessionmaker, settings),
         mqtt_subscriber(sessionmaker, settings, admission) as subscriber,
         _demo_simulator(sessionmaker, settings),
     ):
-        yield worker, subscriber
+        yield worker, subscriber, sender
 
 
 def create_app(
@@ -244,13 +246,15 @@ def create_app(
                 if shared is not None:
                     app.state.processing = shared.processing
                     app.state.mqtt = shared.mqtt if settings.mqtt_url else None
+                    app.state.mail_sender = None
                     yield
                     return
                 async with singletons(
                     app.state.sessionmaker, settings, url, app.state.admission
-                ) as (worker, subscriber):
+                ) as (worker, subscriber, sender):
                     app.state.processing = worker
                     app.state.mqtt = subscriber
+                    app.state.mail_sender = sender
                     yield
         finally:
             await engine.dispose()

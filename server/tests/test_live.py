@@ -27,12 +27,14 @@ from tagtrack.live.repository import LiveRepository
 from tagtrack.main import create_app
 from tagtrack.models import UserSession
 from tagtrack.models.base import utcnow
+from tests.clock import Clock
 from tests.conftest import Org
 from tests.database import fresh_database
 from tests.serve import free_port, serve
 from tests.test_apikeys import create_key
 from tests.test_ingest_durability import ADMIN, ADMIN_PASSWORD
 from tests.tracking import Floor, epc
+from tests.waiting import until
 
 MESSAGE_TIMEOUT = 10.0
 
@@ -145,9 +147,18 @@ async def served(database_url: str, settings: Settings) -> AsyncIterator[Served]
         yield app
 
 
+def on_clock(served: Served, monkeypatch: pytest.MonkeyPatch) -> Clock:
+    """The streams opened from now on time their gaps on a clock the test moves on."""
+    clock = Clock()
+    monkeypatch.setattr(served.app.state.live, "clock", clock)
+    monkeypatch.setattr(served.app.state.live, "sleep", clock.sleep)
+    return clock
+
+
 async def test_a_processed_batch_reaches_the_streams_of_its_site_only(
-    served: Served, org_factory, sessionmaker, settings, anonymous
+    served: Served, org_factory, sessionmaker, settings, anonymous, monkeypatch
 ) -> None:
+    clock = on_clock(served, monkeypatch)
     org: Org = await org_factory()
     other: Org = await org_factory()
     site_a, site_b = org.site_ids
@@ -176,10 +187,19 @@ async def test_a_processed_batch_reaches_the_streams_of_its_site_only(
 
         await change(floor, site_b)
         assert await at_b.next() == {"sites": [site_b], "missed": False}
+        clock.advance(live_service.MESSAGE_GAP_SECONDS)  # the stream's second message
         assert (await everywhere.next())["sites"] == [site_b]
         # Each notice reached every stream at once: whatever another stream should have had,
-        # it has by now, after the one-second gap.
-        await asyncio.sleep(live_service.MESSAGE_GAP_SECONDS + 0.3)
+        # it has by now. After the gap, each stream's next message is a change of its own
+        # sites only, with nothing held back merged into it or sent before it.
+        clock.advance(live_service.MESSAGE_GAP_SECONDS)
+        await announce(sessionmaker, other.id, other.site_ids[0])
+        assert await other_org.next() == {"sites": [other.site_ids[0]], "missed": False}
+        await announce(sessionmaker, org.id, site_a)
+        assert await at_a.next() == {"sites": [site_a], "missed": False}
+        assert await everywhere.next() == {"sites": [site_a], "missed": False}
+        await announce(sessionmaker, org.id, site_b)
+        assert await at_b.next() == {"sites": [site_b], "missed": False}
         assert at_a.pending() == []
         assert at_b.pending() == []
         assert other_org.pending() == []
@@ -194,8 +214,9 @@ async def announce(
 
 
 async def test_notices_are_sent_on_commit_only_and_at_most_one_message_a_second(
-    served: Served, org_factory, sessionmaker
+    served: Served, org_factory, sessionmaker, monkeypatch
 ) -> None:
+    clock = on_clock(served, monkeypatch)
     org: Org = await org_factory()
     site_a, site_b = org.site_ids
     async with opened(served.url, cookie=session_of(org)) as stream:
@@ -207,12 +228,24 @@ async def test_notices_are_sent_on_commit_only_and_at_most_one_message_a_second(
             await asyncio.sleep(0.5)
             assert stream.pending() == [], "nothing is sent before the commit"
         assert await stream.next() == {"sites": [site_a], "missed": False}
-        first = time.monotonic()
+        first = clock()
         await announce(sessionmaker, org.id, site_b)
         await announce(sessionmaker, org.id, site_a)
-        # Both arrive within the gap after the first message: one message carries them.
+        # Both arrive within the gap after the first message: the stream holds them and
+        # sleeps until the gap's end...
+        [subscription] = served.app.state.live.subscriptions
+        gap_end = first + live_service.MESSAGE_GAP_SECONDS
+
+        async def held() -> bool:
+            return subscription.changed == {site_a, site_b} and clock.sleepers == [
+                pytest.approx(gap_end)
+            ]
+
+        await until(held, MESSAGE_TIMEOUT)
+        assert stream.pending() == []
+        # ...then one message carries them.
+        clock.advance(live_service.MESSAGE_GAP_SECONDS)
         assert await stream.next() == {"sites": sorted([site_a, site_b]), "missed": False}
-        assert time.monotonic() - first >= live_service.MESSAGE_GAP_SECONDS - 0.05
 
 
 async def test_signed_out_callers_and_sites_out_of_scope_are_refused(
@@ -234,8 +267,9 @@ async def test_signed_out_callers_and_sites_out_of_scope_are_refused(
 
 
 async def test_a_one_site_key_hears_only_its_site(
-    served: Served, org_factory, sessionmaker, settings, anonymous
+    served: Served, org_factory, sessionmaker, settings, anonymous, monkeypatch
 ) -> None:
+    clock = on_clock(served, monkeypatch)
     org: Org = await org_factory()
     site_a, site_b = org.site_ids
     floor = Floor(org.id, site_a, sessionmaker, settings, anonymous)
@@ -248,7 +282,11 @@ async def test_a_one_site_key_hears_only_its_site(
         assert (await at_b.next())["sites"] == [site_b]
         await change(floor, site_a)
         assert await keyed.next() == {"sites": [site_a], "missed": False}
-        await asyncio.sleep(live_service.MESSAGE_GAP_SECONDS + 0.3)
+        # After the gap, the key's next message is its site's change alone: nothing of
+        # site B was held back for it.
+        clock.advance(live_service.MESSAGE_GAP_SECONDS)
+        await announce(sessionmaker, org.id, site_a)
+        assert await keyed.next() == {"sites": [site_a], "missed": False}
         assert keyed.pending() == []
 
 
@@ -276,8 +314,9 @@ async def test_a_manual_event_in_one_process_reaches_a_stream_of_another(
 
 
 async def test_the_listener_reconnects_after_its_connection_is_terminated(
-    served: Served, org_factory, sessionmaker, settings, anonymous
+    served: Served, org_factory, sessionmaker, settings, anonymous, monkeypatch
 ) -> None:
+    clock = on_clock(served, monkeypatch)
     org: Org = await org_factory()
     site = org.site_ids[0]
     floor = Floor(org.id, site, sessionmaker, settings, anonymous)
@@ -292,6 +331,7 @@ async def test_the_listener_reconnects_after_its_connection_is_terminated(
         assert await stream.next() == {"sites": [], "missed": True}
         assert hub.connections == connections + 1
         assert hub.connection.get_server_pid() != pid
+        clock.advance(live_service.MESSAGE_GAP_SECONDS)  # the stream's second message
         await change(floor, site)
         assert await stream.next() == {"sites": [site], "missed": False}
 
@@ -307,8 +347,11 @@ async def test_the_stream_keeps_alive_and_ends_with_its_session(
     org: Org = await org_factory()
     client = org.client("Manager")
     async with opened(served.url, cookie=session_of(org, "Manager")) as stream:
-        await asyncio.sleep(1)
-        assert ": keepalive" in stream.comments
+        # The second keepalive comes after the caller was checked again (due before it).
+        async def kept_alive() -> bool:
+            return stream.ended.is_set() or stream.comments.count(": keepalive") >= 2
+
+        await until(kept_alive, MESSAGE_TIMEOUT)
         assert not stream.ended.is_set(), "a valid session keeps its stream"
         assert (await client.post("/api/auth/logout")).status_code == 204
         await asyncio.wait_for(stream.ended.wait(), 5)

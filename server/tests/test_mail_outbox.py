@@ -16,11 +16,15 @@ from tagtrack.mail.service import Outbox
 from tagtrack.main import create_app
 from tagtrack.models import AuditEntry, OutboxMail
 from tagtrack.models.base import utcnow
+from tests.clock import Clock
 from tests.conftest import Org, make_client
 from tests.mailbox import Mailbox, SmtpServer, deliver, smtp_server, stoppable_smtp_server
 from tests.tracking import Floor, epc
+from tests.waiting import until
 
 NS = 1_000_000_000
+# The sending app's longest wait between attempts.
+LONGEST_WAIT = 1.0
 
 
 @pytest.fixture(scope="module")
@@ -38,11 +42,25 @@ async def sending_app(
         "smtp_url": smtp[1],
         "mail_sender": True,
         "mail_retry_first_seconds": 0.2,
-        "mail_retry_max_seconds": 1.0,
+        "mail_retry_max_seconds": LONGEST_WAIT,
     }
     application = create_app(settings.model_copy(update=update), database_url=database_url)
     async with application.router.lifespan_context(application):
         yield application
+
+
+async def next_attempt(sender: OutboxSender, clock: Clock, floor: Floor, org_id: str) -> None:
+    """Move the sender's clock on by the longest wait and wake it: both mails are tried,
+    and fail, once more."""
+    tried = [len(await audit(floor, o, "mail.failed")) for o in (org_id, floor.org_id)]
+    clock.advance(LONGEST_WAIT)
+    sender.wake.set()
+
+    async def failed_again() -> bool:
+        failed = [len(await audit(floor, o, "mail.failed")) for o in (org_id, floor.org_id)]
+        return all(now > before for now, before in zip(failed, tried, strict=True))
+
+    await until(failed_again, 15)
 
 
 def counted(name: str, **labels: str) -> float:
@@ -106,7 +124,11 @@ async def test_mail_is_given_up_after_the_last_attempt(floor: Floor) -> None:
 # Last: the server's own sender, running until the end of the module, would take the
 # mail the tests above deliver themselves.
 async def test_reset_and_dwell_mail_asked_for_during_an_outage_arrive_once_after_it(
-    org_factory: Any, floor: Floor, sending_app: object, smtp: tuple[Mailbox, str, SmtpServer]
+    org_factory: Any,
+    floor: Floor,
+    sending_app: Any,
+    smtp: tuple[Mailbox, str, SmtpServer],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     mailbox, _, server = smtp
     org: Org = await org_factory()
@@ -134,16 +156,26 @@ async def test_reset_and_dwell_mail_asked_for_during_an_outage_arrive_once_after
             ):
                 break
             await asyncio.sleep(0.05)
-        await asyncio.sleep(1)  # some retries more
+        # From here on the sender's clock moves only as the test moves it.
+        sender: OutboxSender = sending_app.state.mail_sender
+        started, clock = utcnow(), Clock(0)
+        monkeypatch.setattr(sender, "clock", lambda: started + timedelta(seconds=clock()))
+        for _ in range(2):  # some retries more
+            await next_attempt(sender, clock, floor, org.id)
         assert mailbox.to(username) == [] and mailbox.to("cold@example.com") == []
     finally:
         server.start()
 
+    clock.advance(LONGEST_WAIT)
+    sender.wake.set()
     [reset] = await mailbox.arrived(username)
     [dwell] = await mailbox.arrived("cold@example.com")
     assert str(reset["Subject"]) == "Reset your TagTrack password"
     assert "Vaccine box" in str(dwell["Subject"])
-    await asyncio.sleep(1.5)  # longer than the longest wait between attempts
+    # Longer than the longest wait between attempts: nothing of theirs is due again.
+    clock.advance(1.5 * LONGEST_WAIT)
+    assert await sender.deliver_due(org.id) == 0
+    assert await sender.deliver_due(floor.org_id) == 0
     assert len(mailbox.to(username)) == 1 and len(mailbox.to("cold@example.com")) == 1
 
     # The organization's administrator reads why the mail was late.

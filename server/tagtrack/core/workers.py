@@ -246,7 +246,7 @@ async def supervise(settings: Settings, url: str, count: int, admission: "Admiss
     stopping: asyncio.Future[None] | None = None
     try:
         await ensure_partitions_logged(sessionmaker, utcnow())
-        async with singletons(sessionmaker, settings, url, admission) as (processing, mqtt):
+        async with singletons(sessionmaker, settings, url, admission) as (processing, mqtt, _):
             shared.publish(processing, mqtt)
             workers = Workers(count, settings, url, [sock], shared)
             workers.start()

@@ -7,7 +7,8 @@ subscribers of that organization and site.
 """
 
 import asyncio
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
@@ -68,8 +69,15 @@ class Subscription:
 class LiveHub(Listener):
     name = "live updates"
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         super().__init__()
+        # The streams' timing (the gap between messages) runs on these.
+        self.clock = clock
+        self.sleep = sleep
         self.subscriptions: set[Subscription] = set()
         self.closing = False
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -54,8 +54,8 @@ class LiveService:
         """The stream's text until its lifetime ends, the caller loses access, the client
         goes away or the server stops."""
         subscription = self.hub.subscribe(principal.org_id, sites)
-        loop = asyncio.get_running_loop()
-        started = loop.time()
+        clock, sleep = self.hub.clock, self.hub.sleep
+        started = clock()
         end = started + lifetime
         next_keepalive = started + KEEPALIVE_SECONDS
         next_check = started + RECHECK_SECONDS
@@ -63,7 +63,7 @@ class LiveService:
         try:
             yield f"retry: {RETRY_MS}\n\n"
             while not subscription.closing:
-                now = loop.time()
+                now = clock()
                 if now >= end:
                     return
                 if subscription.pending and now >= sendable:
@@ -84,7 +84,7 @@ class LiveService:
                 wake_at = min(end, next_keepalive, next_check)
                 if subscription.pending:
                     # Something waits for the gap to pass: sleep until then, not on the event.
-                    await asyncio.sleep(min(wake_at, sendable) - now)
+                    await sleep(min(wake_at, sendable) - now)
                     continue
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(subscription.wake.wait(), wake_at - now)
