@@ -16,11 +16,13 @@ from bench import (
     mixed,
     parsing,
     queries,
+    startup,
 )
 
 if __name__ == "__main__":
     quick = ["--quick"] if "--quick" in sys.argv[1:] else []
     bundle.main(bundle.parse_args([]))
+    startup.main(startup.parse_args([]))
     lighthouse.main(lighthouse.parse_args([]))
     asyncio.run(lists.main(lists.parse_args([])))
     parsing.main(parsing.parse_args([]))
