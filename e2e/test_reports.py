@@ -690,10 +690,22 @@ def test_report_configurations_on_a_phone(
 
 
 def far_timezone() -> str:
-    """A browser clock 13 hours from the site's (about noon): on another day than the site."""
-    offset = round(datetime.now(ZoneInfo(BROWSER_TIMEZONE)).utcoffset().total_seconds() / 3600)
-    other = offset + 13 if offset <= 1 else offset - 13
-    return f"Etc/GMT{-other:+d}"
+    """A browser clock on another day than the site's, as far from a change of day as any.
+
+    The site's clock was about noon when the module loaded, but not necessarily now: a fixed
+    13 hours away lands on the site's own day once its clock is past one."""
+    now = datetime.now(UTC)
+    site_day = now.astimezone(ZoneInfo(BROWSER_TIMEZONE)).date()
+
+    def hours_from_midnight(offset: int) -> float:
+        local = now + timedelta(hours=offset)
+        hours = local.hour + local.minute / 60
+        return min(hours, 24 - hours)
+
+    # Etc/GMT zones run from 12 hours behind UTC to 14 ahead: some are on another day.
+    others = [o for o in range(-12, 15) if (now + timedelta(hours=o)).date() != site_day]
+    offset = max(others, key=hours_from_midnight)
+    return f"Etc/GMT{-offset:+d}"
 
 
 def site_clock(when: str) -> str:
