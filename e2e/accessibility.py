@@ -1,7 +1,9 @@
 """An axe-core check of the screen a test has open, against WCAG 2.1 A and AA."""
 
+import re
 from functools import cache
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.sync_api import Page
 
@@ -12,6 +14,22 @@ AXE_SCRIPT = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 # Rules turned off everywhere, each for a reason that is not the console's markup.
 SKIPPED_RULES: dict[str, str] = {}
+ROUTER = ROOT / "web" / "src" / "app" / "router.tsx"
+# A record's id, or "new" for the screen that creates one, in a route's :id place.
+RECORD = re.compile(r"[0-9a-f]{24}|new")
+# The console's routes this run checked, as the router writes them ("users/:id").
+CHECKED_ROUTES: set[str] = set()
+
+
+def route_of(url: str) -> str:
+    parts = urlsplit(url).path.strip("/").split("/")
+    return "/".join(":id" if RECORD.fullmatch(part) else part for part in parts)
+
+
+def console_routes() -> set[str]:
+    """Every screen's route in the console's router, but the root's redirect and not-found."""
+    paths = re.findall(r"path: '([^']*)'", ROUTER.read_text())
+    return {path.strip("/") for path in paths} - {"", "*"}
 
 
 @cache
@@ -60,4 +78,5 @@ def axe_violations(page: Page, skip: dict[str, str] | None = None) -> list[dict[
 def check_accessibility(page: Page, skip: dict[str, str] | None = None) -> None:
     """Fail with each WCAG 2.1 A/AA violation axe finds on the open screen."""
     violations = axe_violations(page, skip)
+    CHECKED_ROUTES.add(route_of(page.url))
     assert not violations, f"axe found on {page.url}:\n{describe(violations)}"

@@ -20,12 +20,16 @@ from playwright.sync_api import (
     sync_playwright,
 )
 
+from e2e.accessibility import CHECKED_ROUTES, console_routes
 from tests.database import fresh_database
 from tests.mailbox import Mailbox, smtp_server
 from tests.oidc_provider import OidcProvider, oidc_provider
 from tests.serve import ROOT, free_port, serve
 
 ARTIFACTS = ROOT / "e2e" / "artifacts"
+E2E = ROOT / "e2e"
+# Screens no test ran axe on, when the whole suite ran (see pytest_sessionfinish).
+UNCHECKED: list[str] = []
 ADMIN_EMAIL = "admin@northwind.example.com"
 ADMIN_PASSWORD = "Tracking-Console-2026!"
 CHROMIUM_FLAGS = [
@@ -305,3 +309,23 @@ def mobile_page(
     ctx.set_default_timeout(10_000)
     yield ctx.new_page()
     ctx.close()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """With every browser test run, every screen of the console's router had an axe check."""
+    files = {Path(str(item.fspath)) for item in getattr(session, "items", [])}
+    whole_suite = (
+        files == set(E2E.glob("test_*.py")) and len(session.items) == session.testscollected
+    )
+    if not whole_suite or session.config.option.keyword or session.config.option.markexpr:
+        return
+    UNCHECKED.extend(sorted(console_routes() - CHECKED_ROUTES))
+    if UNCHECKED:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if UNCHECKED:
+        terminalreporter.write_sep("=", "screens with no accessibility check", red=True)
+        for route in UNCHECKED:
+            terminalreporter.write_line(route)
