@@ -148,6 +148,7 @@ def test_reads_appear_live_and_rows_open_their_thing(
     expect(page.get_by_role("heading", name="Reach Truck 7")).to_be_visible()
     expect(page.get_by_test_id("state-zone")).to_have_text("Inbound Dock")
     expect(page.get_by_test_id("state-zone-time")).not_to_have_text("N/A")
+    check_accessibility(page)
     page.get_by_role("tab", name="Events").click()
     expect(page.get_by_role("grid", name="Thing events").get_by_role("row")).to_have_count(2)
     page.get_by_role("tab", name="Zone History").click()

@@ -480,6 +480,7 @@ def test_categories_list_and_detail_with_qr_code(page: Page, console: Console) -
     expect(page.get_by_role("heading", name="Categories")).to_be_visible()
     grid = page.get_by_role("grid", name="Categories")
     expect(grid.get_by_role("row").filter(has_text="Things")).to_be_visible()
+    check_accessibility(page)
     page.get_by_test_id("list-add").click()
     expect(page.get_by_role("heading", name="Add Category")).to_be_visible()
     page.get_by_role("button", name="Save").click()
