@@ -221,6 +221,11 @@ def idle_traffic(page: Page, traffic: Traffic, *, fake_clock: bool = False) -> T
             poll_follows(page, lambda r: "/api/events?" in r.url, POLL_MS)
     else:
         page.wait_for_timeout(TRAFFIC_WINDOW_MS)
+        # On a busy machine the stream may open late, and its first keepalive come after the
+        # window: wait for it (a longer window only counts against the stream).
+        deadline = time.monotonic() + TRAFFIC_WINDOW_MS / 1000
+        while traffic.bytes == 0 and time.monotonic() < deadline:
+            page.wait_for_timeout(250)
     return Traffic(
         traffic.requests,
         dict(traffic.received),
