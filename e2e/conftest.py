@@ -26,10 +26,12 @@ from tests.mailbox import Mailbox, smtp_server
 from tests.oidc_provider import OidcProvider, oidc_provider
 from tests.serve import ROOT, free_port, serve
 
-ARTIFACTS = ROOT / "e2e" / "artifacts"
 E2E = ROOT / "e2e"
+ARTIFACTS = E2E / "artifacts"
 # Screens no test ran axe on, when the whole suite ran (see pytest_sessionfinish).
 UNCHECKED: list[str] = []
+# Tests left out by -k, -m or --deselect: then the run is not the whole suite.
+DESELECTED: list[pytest.Item] = []
 ADMIN_EMAIL = "admin@northwind.example.com"
 ADMIN_PASSWORD = "Tracking-Console-2026!"
 CHROMIUM_FLAGS = [
@@ -311,13 +313,15 @@ def mobile_page(
     ctx.close()
 
 
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    DESELECTED.extend(items)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """With every browser test run, every screen of the console's router had an axe check."""
     files = {Path(str(item.fspath)) for item in getattr(session, "items", [])}
-    whole_suite = (
-        files == set(E2E.glob("test_*.py")) and len(session.items) == session.testscollected
-    )
-    if not whole_suite or session.config.option.keyword or session.config.option.markexpr:
+    ran = not session.config.option.collectonly
+    if not ran or DESELECTED or files != set(E2E.glob("test_*.py")):
         return
     UNCHECKED.extend(sorted(console_routes() - CHECKED_ROUTES))
     if UNCHECKED:
