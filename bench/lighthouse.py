@@ -94,7 +94,26 @@ def install_lighthouse() -> None:
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=TOOL, check=True)
 
 
+# Lighthouse now and then loses its own trace of a load (NO_NAVSTART, NO_FCP): run it again.
+ATTEMPTS = 3
+
+
+class LighthouseFailed(RuntimeError):
+    def __init__(self, url: str, reason: str) -> None:
+        super().__init__(f"lighthouse failed on {url}: {reason}")
+        self.reason = reason
+
+
 def lighthouse(url: str, preset: str, headers: dict[str, str] | None = None) -> Run:
+    for _ in range(ATTEMPTS - 1):
+        try:
+            return _lighthouse_once(url, preset, headers)
+        except LighthouseFailed as failed:
+            print(f"lighthouse {preset} {url}: {failed.reason.strip()}; running it again")
+    return _lighthouse_once(url, preset, headers)
+
+
+def _lighthouse_once(url: str, preset: str, headers: dict[str, str] | None) -> Run:
     command = [
         str(LIGHTHOUSE),
         url,
@@ -117,10 +136,10 @@ def lighthouse(url: str, preset: str, headers: dict[str, str] | None = None) -> 
         check=False,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"lighthouse failed on {url}:\n{done.stderr[-2000:]}")
+        raise LighthouseFailed(url, done.stderr[-2000:])
     result = json.loads(done.stdout)
     if result.get("runtimeError"):
-        raise RuntimeError(f"lighthouse on {url}: {result['runtimeError']}")
+        raise LighthouseFailed(url, str(result["runtimeError"]))
     score = result["categories"]["performance"]["score"]
     if score is None:
         raise RuntimeError(f"lighthouse gave no score on {url}: {result.get('runWarnings')}")
