@@ -29,10 +29,10 @@ from tagtrack.access.roles import RoleRepository
 from tagtrack.access.rules import ADMINISTRATOR
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.security import hash_password, new_token, token_hash
+from tagtrack.kit.wiring import Wiring
 from tagtrack.models import Endpoint, OrgKey, Site, User, Zone, ZoneGate
 from tagtrack.models.ids import ALL_SITES_ID, new_id
 from tagtrack.models.org_key import org_keys_of
-from tagtrack.organizations.repository import OrganizationRepository
 from tagtrack.organizations.service import OrganizationService
 from tests.serve import http_workers
 
@@ -78,9 +78,7 @@ class Floor:
 
 async def bench_org(session: AsyncSession) -> tuple[str, str]:
     """A new organization through the app's service; its id and the administrator role id."""
-    org = await OrganizationService(
-        OrganizationRepository(session), RoleRepository(session)
-    ).create_organization("Bench Org", "bench")
+    org = await Wiring(session).get(OrganizationService).create_organization("Bench Org", "bench")
     roles = {r.name: r.id for r in await RoleRepository(session).list_for_org(org.id)}
     return org.id, roles[ADMINISTRATOR]
 

@@ -19,7 +19,7 @@ from typing import cast
 
 import asyncpg
 import httpx
-from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects import registry
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bench.common import (
@@ -168,7 +168,9 @@ def app_count_sql(floor: Floor, after: datetime, before: datetime) -> str:
     stmt = EventRepository(cast(AsyncSession, None)).count_statement(
         floor.org_id, [floor.site_id], after=after, before=before, endpoints=[], thing=""
     )
-    compiled = stmt.compile(dialect=postgresql.dialect(), compile_kwargs={"literal_binds": True})
+    compiled = stmt.compile(
+        dialect=registry.load("postgresql")(), compile_kwargs={"literal_binds": True}
+    )
     return str(compiled)
 
 
