@@ -2,6 +2,7 @@
 
 import re
 from dataclasses import dataclass
+from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import APIRequestContext, Locator, Page, Route, expect
@@ -61,6 +62,36 @@ def test_unknown_site_falls_back_to_the_first_site(
     expect(page.get_by_role("combobox", name="Site")).to_have_text("Leeds Fulfilment Centre")
     page.get_by_role("combobox", name="Site").click()
     expect(page.get_by_role("option", name="All Sites")).to_have_count(0)
+
+
+# What the shell asks before its own code is there: who is signed in and what they may do.
+SESSION_CALLS = {"/api/users/me", "/api/accessRules"}
+
+
+def test_the_session_is_asked_for_while_the_shell_code_loads(
+    page: Page, console: Console, admin_api: APIRequestContext
+) -> None:
+    """The calls start as soon as the entry runs, not once the shell's chunk has arrived
+    and rendered: with the chunk held back, they (and the page's events) are already asked
+    for."""
+    held: list[Route] = []
+    page.route(re.compile(r"/assets/Layout-[^/]+\.js$"), lambda route: held.append(route))
+    asked: set[str] = set()
+    page.on("request", lambda request: asked.add(urlparse(request.url).path))
+    api_sign_in(page.context, PRIYA, console.demo_password)
+    rotterdam = site_id(admin_api, "Rotterdam Distribution Centre")
+    page.goto(f"/events?site={rotterdam}")
+    wanted = SESSION_CALLS | {"/api/events"}
+    for _ in range(100):
+        if held and asked >= wanted:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the shell's chunk was never asked for"
+    assert asked >= wanted, asked
+    for route in held:
+        route.continue_()
+    expect(page.get_by_role("heading", name="Events")).to_be_visible()
+    expect(page.get_by_role("combobox", name="Site")).to_have_text("Rotterdam Distribution Centre")
 
 
 @dataclass(frozen=True)

@@ -213,7 +213,7 @@ async def announce(
         await LiveRepository(session).announce(org_id, sites)
 
 
-async def test_notices_are_sent_on_commit_only_and_at_most_one_message_a_second(
+async def test_notices_are_sent_on_commit_only_and_at_most_one_message_a_polling_period(
     served: Served, org_factory, sessionmaker, monkeypatch
 ) -> None:
     clock = on_clock(served, monkeypatch)

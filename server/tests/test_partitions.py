@@ -15,7 +15,9 @@ from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.migrate import upgrade
 from tagtrack.core.partitions import (
     MONTHS_AHEAD,
+    STATS_MIN_ROWS,
     add_months,
+    analyze_grown_partitions,
     create_partition,
     ensure_partitions,
     month_start,
@@ -31,6 +33,7 @@ from tests.conftest import Org
 from tests.database import fresh_database
 from tests.history import Maker, new_floor, read_at, set_retention
 from tests.tracking import T0, Floor, epc
+from tests.waiting import until
 
 DAY = timedelta(days=1)
 
@@ -120,6 +123,48 @@ async def test_the_sweep_makes_a_missing_month_and_two_processes_make_it_once(
     assert sorted(name for names in made for name in names) == sorted(
         [expected, expected.replace("events", "zone_durations")]
     )
+
+
+async def changed_since_analyze(maker: Maker, name: str) -> tuple[int, datetime | None]:
+    """PostgreSQL's count of the partition's rows changed since its last ANALYZE, and when
+    that was."""
+    async with maker() as session:
+        row = (
+            await session.execute(
+                text(
+                    "SELECT n_mod_since_analyze, last_analyze FROM pg_stat_user_tables "
+                    "WHERE relname = :name"
+                ),
+                {"name": name},
+            )
+        ).one()
+        return int(row[0]), row[1]
+
+
+async def test_the_sweep_analyzes_a_partition_that_grew_and_only_then(
+    history_db: Maker, settings: Settings
+) -> None:
+    floor = await new_floor(history_db, settings, "Statistics")
+    now = utcnow()
+    month = partition_name("events", month_start(now))
+    async with history_db() as session, session.begin():
+        await session.execute(text(f"ANALYZE {month}"))
+    grown = 3 * STATS_MIN_ROWS
+    await add_events(history_db, floor, [now - timedelta(seconds=n) for n in range(grown)])
+
+    async def counted() -> bool:  # the server reports its counters a little later
+        return (await changed_since_analyze(history_db, month))[0] >= grown
+
+    await until(counted)
+    _, before = await changed_since_analyze(history_db, month)
+    await ProcessingWorker(history_db, settings).history(now)
+    changed, analyzed_at = await changed_since_analyze(history_db, month)
+    assert changed == 0
+    assert analyzed_at is not None and before is not None and analyzed_at > before
+
+    # A few more rows are not worth new statistics.
+    await add_events(history_db, floor, [now] * 10)
+    assert month not in await analyze_grown_partitions(history_db)
 
 
 async def test_reads_far_from_now_are_kept_and_get_their_month_later(

@@ -4,6 +4,7 @@ from fastapi import APIRouter, Body, Depends, Query, Response
 
 from tagtrack.access.dependencies import SignedIn, allowed
 from tagtrack.access.principal import Principal
+from tagtrack.core.db import read_only
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.endpoints.schemas import EndpointRead, EndpointStatusRead, EndpointWrite, EventSource
 from tagtrack.endpoints.service import EndpointService
@@ -30,6 +31,7 @@ async def list_endpoints(
 
 
 @router.get("/endpoints/status", response_model=list[EndpointStatusRead])
+@read_only
 async def latest_statuses(
     principal: SignedIn,
     service: Service,

@@ -3,6 +3,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Response
 
 from tagtrack.access.dependencies import SignedIn
+from tagtrack.core.db import read_only
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.events.schemas import EventRead
 from tagtrack.events.service import EventService
@@ -24,6 +25,7 @@ Service = Annotated[EventService, Depends(provide(EventService))]
 
 
 @router.get("/events", response_model=list[EventRead])
+@read_only
 async def list_events(
     principal: SignedIn,
     service: Service,

@@ -17,8 +17,8 @@ _STREAM: dict[int | str, dict[str, Any]] = {
         "content": {EVENT_STREAM: {"schema": {"type": "string"}}},
         "description": (
             "Server-Sent Events: each message's data is {sites, missed}, the sites with new "
-            "or changed events, zone presence or visits (at most one message a second); "
-            "comments keep the stream open."
+            "or changed events, zone presence or visits (at most one message every 5 s, "
+            "the console's polling period); comments keep the stream open."
         ),
     }
 }

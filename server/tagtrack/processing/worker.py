@@ -19,7 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tagtrack.core.config import Settings
 from tagtrack.core.logging import get_logger
 from tagtrack.core.metrics import BATCH_READS, BATCH_SECONDS
-from tagtrack.core.partitions import ensure_partitions_logged
+from tagtrack.core.partitions import analyze_grown_partitions, ensure_partitions_logged
 from tagtrack.core.retention import RetentionOutcome, apply_retention
 from tagtrack.core.tasks import running
 from tagtrack.core.wakeups import READS_CHANNEL, Wakeups
@@ -141,10 +141,15 @@ class ProcessingWorker:
         await self.history(now)
 
     async def history(self, now: datetime) -> None:
-        """Partitions for the coming months, and each organization's history retention."""
+        """Partitions for the coming months, fresh statistics of those that grew, and each
+        organization's history retention."""
         if time.monotonic() >= self.next_partitions:
             await ensure_partitions_logged(self.sessionmaker, now)
             self.next_partitions = time.monotonic() + PARTITIONS_INTERVAL_SECONDS
+        try:
+            await analyze_grown_partitions(self.sessionmaker)
+        except Exception:  # the planner works from older statistics until the next sweep
+            log.exception("analyzing history partitions failed")
         if time.monotonic() >= self.next_retention:
             try:
                 retention = await apply_retention(self.sessionmaker, now)

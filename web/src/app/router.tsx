@@ -3,6 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { matchRoutes, Navigate, useLocation, type RouteObject } from 'react-router';
 import { Loading } from '../components/Loading';
 import LoginPage from '../features/auth/LoginPage';
+import { prefetchSession } from '../features/access/queries';
 
 // The login page, where every signed-out visit lands, is in the entry: it renders without a
 // second round trip. Every other screen is its own chunk, loaded when visited (or at once
@@ -74,16 +75,22 @@ function screen(factory: () => Promise<ScreenModule>): Screen {
 /** A route's handle: how to load its screen early. */
 interface ScreenHandle {
   load: () => Promise<ScreenModule>;
+  /** Data calls started at once, before the screen's chunk has loaded. */
+  prefetch?: (client: QueryClient) => void;
 }
 
-function page(Component: Screen, fullPage = false): Pick<RouteObject, 'element' | 'handle'> {
+function page(
+  Component: Screen,
+  fullPage = false,
+  prefetch?: ScreenHandle['prefetch'],
+): Pick<RouteObject, 'element' | 'handle'> {
   return {
     element: (
       <Suspense fallback={<Loading minHeight={fullPage ? '100vh' : 200} />}>
         <Component />
       </Suspense>
     ),
-    handle: { load: Component.load } satisfies ScreenHandle,
+    handle: { load: Component.load, prefetch } satisfies ScreenHandle,
   };
 }
 
@@ -94,6 +101,7 @@ function page(Component: Screen, fullPage = false): Pick<RouteObject, 'element' 
 export function preloadScreens(client: QueryClient, url: URL) {
   for (const match of matchRoutes(routes, url.pathname) ?? []) {
     const handle = match.route.handle as ScreenHandle | undefined;
+    handle?.prefetch?.(client);
     void handle?.load().then((m) => m.prefetch?.(client, url));
   }
 }
@@ -111,7 +119,7 @@ export const routes: RouteObject[] = [
   { path: '/passwordreset/form', ...page(PasswordResetFormPage, true) },
   {
     path: '/',
-    ...page(Layout, true),
+    ...page(Layout, true, prefetchSession),
     children: [
       { index: true, element: <ToHome /> },
       { path: 'home', ...page(HomePage) },

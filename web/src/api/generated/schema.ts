@@ -12769,7 +12769,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Server-Sent Events: each message's data is {sites, missed}, the sites with new or changed events, zone presence or visits (at most one message a second); comments keep the stream open. */
+            /** @description Server-Sent Events: each message's data is {sites, missed}, the sites with new or changed events, zone presence or visits (at most one message every 5 s, the console's polling period); comments keep the stream open. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -6,13 +6,15 @@ import Button from '@mui/material/Button';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { errorText } from '../../api/client';
 import { Loading } from '../../components/Loading';
-import { useCurrentUser, usePermissions } from '../../features/access/queries';
+import { currentUserQuery, useCurrentUser, usePermissions } from '../../features/access/queries';
 import { SiteProvider } from '../../features/access/SiteContext';
-import { useOrgSettings } from '../../features/settings/queries';
+import { orgSettingsQuery, useOrgSettings } from '../../features/settings/queries';
+import { siteOptionsQuery } from '../../features/sites/queries';
 import { DRAWER_WIDTH } from '../theme';
 import { AccountMenu } from './AccountMenu';
 import { DrawerContent } from './DrawerContent';
@@ -22,6 +24,19 @@ import { SearchField } from './SearchField';
 const ImageSearchBar = lazy(() => import('../../features/images/ImageSearchBar'));
 
 const hideOnPrint = { displayPrint: 'none' } as const;
+
+/**
+ * Asks for the organization's labels and the sites as soon as this chunk has loaded (once
+ * the session is known good), not after the shell has rendered with the user's rights.
+ * The router calls it on the loaded module.
+ * @public
+ */
+export function prefetch(client: QueryClient) {
+  client
+    .query(currentUserQuery)
+    .then(() => Promise.all([client.query(orgSettingsQuery), client.query(siteOptionsQuery)]))
+    .catch(() => undefined);
+}
 
 /** The root layout: signed-in users only; a 401 sends the browser to login. */
 export default function Layout() {

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api, unwrap } from '../../api/client';
 import { NO_PERMISSIONS, permissionsFrom, type Permissions } from './permissions';
@@ -10,25 +10,39 @@ export const sessionKeys = {
   version: ['session', 'version'] as const,
 };
 
-export function useCurrentUser() {
-  return useQuery({
-    queryKey: sessionKeys.me,
-    queryFn: () => unwrap(api.GET('/api/users/me')),
+/** Who is signed in: the first thing every signed-in screen asks. */
+export const currentUserQuery = queryOptions({
+  queryKey: sessionKeys.me,
+  queryFn: () => unwrap(api.GET('/api/users/me')),
+  staleTime: 5 * 60_000,
+  retry: false,
+});
+
+const accessRulesQuery = (roles: readonly string[]) =>
+  queryOptions({
+    queryKey: sessionKeys.rules(roles),
+    queryFn: () =>
+      unwrap(api.GET('/api/accessRules', { params: { query: { roles: roles.join(',') } } })),
     staleTime: 5 * 60_000,
-    retry: false,
   });
+
+export function useCurrentUser() {
+  return useQuery(currentUserQuery);
 }
 
 function useAccessRules(roles: readonly string[] | undefined) {
-  return useQuery({
-    queryKey: sessionKeys.rules(roles ?? []),
-    queryFn: () =>
-      unwrap(
-        api.GET('/api/accessRules', { params: { query: { roles: (roles ?? []).join(',') } } }),
-      ),
-    enabled: roles !== undefined,
-    staleTime: 5 * 60_000,
-  });
+  return useQuery({ ...accessRulesQuery(roles ?? []), enabled: roles !== undefined });
+}
+
+/**
+ * Asks who is signed in, then their rights, as soon as the entry runs: the shell waits for
+ * both, and its chunk is still on its way.
+ */
+export function prefetchSession(client: QueryClient) {
+  client
+    .query(currentUserQuery)
+    .then((me) => client.query(accessRulesQuery(me.roles)))
+    .catch(() => undefined);
 }
 
 /** The signed-in user's rights; nothing is granted until the rules have loaded. */

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { api, unwrap } from '../../api/client';
 import type { SiteSettings } from '../../api/types';
@@ -11,13 +11,14 @@ export const settingsKeys = {
   site: (site: string | undefined) => ['sitesettings', site] as const,
 };
 
+export const orgSettingsQuery = queryOptions({
+  queryKey: settingsKeys.org,
+  queryFn: () => unwrap(api.GET('/api/orgsettings')),
+  staleTime: 5 * 60_000,
+});
+
 export function useOrgSettings(enabled = true) {
-  return useQuery({
-    queryKey: settingsKeys.org,
-    queryFn: () => unwrap(api.GET('/api/orgsettings')),
-    staleTime: 5 * 60_000,
-    enabled,
-  });
+  return useQuery({ ...orgSettingsQuery, enabled });
 }
 
 /** The settings of one real site (none for All Sites). */

@@ -19,14 +19,15 @@ export const sitesListQuery = (q: ListQuery) =>
   });
 
 /** Every site in the user's scope, by name, for the site selector. */
+export const siteOptionsQuery = queryOptions({
+  queryKey: siteKeys.options,
+  queryFn: () =>
+    unwrap(api.GET('/api/sites', { params: { query: { limit: 10000, sort: 'name' } } })),
+  staleTime: 60_000,
+});
+
 export function useSiteOptions(enabled = true) {
-  return useQuery({
-    queryKey: siteKeys.options,
-    queryFn: () =>
-      unwrap(api.GET('/api/sites', { params: { query: { limit: 10000, sort: 'name' } } })),
-    staleTime: 60_000,
-    enabled,
-  });
+  return useQuery({ ...siteOptionsQuery, enabled });
 }
 
 export function useSite(id: string) {
