@@ -141,7 +141,7 @@ async def changed_since_analyze(maker: Maker, name: str) -> tuple[int, datetime 
         return int(row[0]), row[1]
 
 
-async def test_the_sweep_analyzes_a_partition_that_grew_and_only_then(
+async def test_processing_analyzes_a_partition_that_grew_and_only_then(
     history_db: Maker, settings: Settings
 ) -> None:
     floor = await new_floor(history_db, settings, "Statistics")
@@ -157,7 +157,7 @@ async def test_the_sweep_analyzes_a_partition_that_grew_and_only_then(
 
     await until(counted)
     _, before = await changed_since_analyze(history_db, month)
-    await ProcessingWorker(history_db, settings).history(now)
+    await ProcessingWorker(history_db, settings).statistics()
     changed, analyzed_at = await changed_since_analyze(history_db, month)
     assert changed == 0
     assert analyzed_at is not None and before is not None and analyzed_at > before

@@ -35,6 +35,8 @@ SAFETY_SECONDS = 60.0
 RETRY_SECONDS = 1.0
 # History partitions ahead of time, and retention, from the sweep now and then.
 PARTITIONS_INTERVAL_SECONDS = 600
+# Statistics of partitions that grew, while reads come in.
+STATISTICS_INTERVAL_SECONDS = 5.0
 RETENTION_INTERVAL_SECONDS = 6 * 3600
 # After a failed batch, this many reads are retried one by one to find the bad one.
 ISOLATE_READS = 200
@@ -71,6 +73,7 @@ class ProcessingWorker:
         self.settings = settings
         self.wake = wake or asyncio.Event()
         self.next_partitions = 0.0
+        self.next_statistics = 0.0
         self.next_retention = 0.0
         self.task: asyncio.Task[None] | None = None
 
@@ -141,15 +144,10 @@ class ProcessingWorker:
         await self.history(now)
 
     async def history(self, now: datetime) -> None:
-        """Partitions for the coming months, fresh statistics of those that grew, and each
-        organization's history retention."""
+        """Partitions for the coming months, and each organization's history retention."""
         if time.monotonic() >= self.next_partitions:
             await ensure_partitions_logged(self.sessionmaker, now)
             self.next_partitions = time.monotonic() + PARTITIONS_INTERVAL_SECONDS
-        try:
-            await analyze_grown_partitions(self.sessionmaker)
-        except Exception:  # the planner works from older statistics until the next sweep
-            log.exception("analyzing history partitions failed")
         if time.monotonic() >= self.next_retention:
             try:
                 retention = await apply_retention(self.sessionmaker, now)
@@ -160,6 +158,17 @@ class ProcessingWorker:
             wait = RETENTION_INTERVAL_SECONDS if retention.finished else 0
             self.next_retention = time.monotonic() + wait
 
+    async def statistics(self) -> None:
+        """Fresh statistics of the history partitions that grew, looked for every few
+        seconds while reads come in: a new month's partition fills fast."""
+        if time.monotonic() < self.next_statistics:
+            return
+        self.next_statistics = time.monotonic() + STATISTICS_INTERVAL_SECONDS
+        try:
+            await analyze_grown_partitions(self.sessionmaker)
+        except Exception:  # the planner works from older statistics until the next look
+            log.exception("analyzing history partitions failed")
+
     async def run(self) -> None:
         last_sweep = 0.0
         while True:
@@ -167,6 +176,7 @@ class ProcessingWorker:
             wait = SAFETY_SECONDS
             try:
                 await self.drain()
+                await self.statistics()
                 if time.monotonic() - last_sweep >= self.settings.sweep_interval_seconds:
                     await self.sweep()
                     last_sweep = time.monotonic()
