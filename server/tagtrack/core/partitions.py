@@ -165,7 +165,7 @@ _GROWN = text(
     SELECT c.relname FROM pg_inherits i
     JOIN pg_class c ON c.oid = i.inhrelid
     JOIN pg_stat_user_tables s ON s.relid = c.oid
-    WHERE i.inhparent = CAST(:parent AS regclass)
+    WHERE i.inhparent = ANY(CAST(:parents AS regclass[]))
       AND s.n_mod_since_analyze >= :floor + :fraction * greatest(c.reltuples, 0)
     ORDER BY c.relname
     """
@@ -179,20 +179,22 @@ async def analyze_grown_partitions(sessionmaker: async_sessionmaker[AsyncSession
     month, or a database whose autovacuum is off or behind) it sorts the whole day instead,
     hundreds of milliseconds a poll at 100,000 events. Autovacuum checks once a minute;
     processing adds up to tens of thousands of rows a second."""
-    analyzed: list[str] = []
     async with sessionmaker() as session, session.begin():
         # One process at a time; another one already at it does the same work.
         locked = await session.scalar(
             text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": MAINTENANCE_LOCK}
         )
         if not locked:
-            return analyzed
+            return []
         await session.execute(text(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'"))
-        for table in HISTORY_TABLES:
-            params = {"parent": table, "floor": STATS_MIN_ROWS, "fraction": STATS_FRACTION}
-            for name in (await session.scalars(_GROWN, params)).all():
-                await session.execute(text(f'ANALYZE "{name}"'))
-                analyzed.append(name)
+        params = {
+            "parents": list(HISTORY_TABLES),
+            "floor": STATS_MIN_ROWS,
+            "fraction": STATS_FRACTION,
+        }
+        analyzed = list((await session.scalars(_GROWN, params)).all())
+        for name in analyzed:
+            await session.execute(text(f'ANALYZE "{name}"'))
     if analyzed:
         log.info("analyzed grown partitions", partitions=analyzed)
     return analyzed
