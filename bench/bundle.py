@@ -70,7 +70,8 @@ def main(args: argparse.Namespace) -> int:
     assert match, "no module entry in index.html"
     entry = closure(assets, match.group(1))
     pages = {p.name.split("-")[0]: p.name for p in assets.glob("*Page-*.js")}
-    layout = next(iter(sorted(assets.glob("Layout-*.js"))), None)
+    # The shell (vite.config.ts names its chunk) loads before every signed-in screen.
+    layout = next(iter(sorted(assets.glob("shell-*.js"))), None)
     shell = closure(assets, layout.name) if layout else set()
     base = gzipped(assets, entry)
     figures = []

@@ -75,7 +75,7 @@ def test_the_session_is_asked_for_while_the_shell_code_loads(
     and rendered: with the chunk held back, they (and the page's events) are already asked
     for."""
     held: list[Route] = []
-    page.route(re.compile(r"/assets/Layout-[^/]+\.js$"), lambda route: held.append(route))
+    page.route(re.compile(r"/assets/shell-[^/]+\.js$"), lambda route: held.append(route))
     asked: set[str] = set()
     page.on("request", lambda request: asked.add(urlparse(request.url).path))
     api_sign_in(page.context, PRIYA, console.demo_password)

@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -12,10 +12,14 @@ preloadScreens(client, new URL(window.location.href));
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <AppProviders client={client}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
+// As a transition, React draws the first screen in slices and lets the browser in between,
+// instead of holding a slow phone's main thread for the whole shell and page at once.
+startTransition(() =>
+  createRoot(root).render(
+    <StrictMode>
+      <AppProviders client={client}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  ),
 );

@@ -76,7 +76,7 @@ function screen(factory: () => Promise<ScreenModule>): Screen {
 interface ScreenHandle {
   load: () => Promise<ScreenModule>;
   /** Data calls started at once, before the screen's chunk has loaded. */
-  prefetch?: (client: QueryClient) => void;
+  prefetch?: (client: QueryClient, url: URL) => void;
 }
 
 function page(
@@ -101,9 +101,14 @@ function page(
 export function preloadScreens(client: QueryClient, url: URL) {
   for (const match of matchRoutes(routes, url.pathname) ?? []) {
     const handle = match.route.handle as ScreenHandle | undefined;
-    handle?.prefetch?.(client);
+    handle?.prefetch?.(client, url);
     void handle?.load().then((m) => m.prefetch?.(client, url));
   }
+}
+
+/** The Events page's first page, from a chunk of its own that needs none of the screens' code. */
+function prefetchEvents(client: QueryClient, url: URL) {
+  void import('../features/events/prefetch').then((m) => m.prefetchFirstPage(client, url));
 }
 
 /** The root goes home, keeping the query (the selected site). */
@@ -134,7 +139,7 @@ export const routes: RouteObject[] = [
       { path: 'userme', ...page(ProfilePage) },
       { path: 'organizations', ...page(OrganizationsPage) },
       { path: 'organizations/:id', ...page(OrganizationEditPage) },
-      { path: 'events', ...page(EventsPage) },
+      { path: 'events', ...page(EventsPage, false, prefetchEvents) },
       { path: 'items', ...page(ItemsPage) },
       { path: 'items/:id', ...page(ThingEditPage) },
       { path: 'workers', ...page(WorkersPage) },

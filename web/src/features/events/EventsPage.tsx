@@ -1,40 +1,20 @@
 import { Autocomplete } from '../../components/Autocomplete';
 import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
-import type { QueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { DateRange } from '../../components/DateRange';
 import { EmptyState } from '../../components/EmptyState';
 import { FilterBar } from '../../components/FilterBar';
 import { lastDays, type DateRangeValue } from '../../components/format';
-import { DEFAULT_PAGE_SIZE } from '../../constants';
 import { PageHeader } from '../../components/PageHeader';
 import { useLiveUpdates } from '../live/useLiveUpdates';
 import { useSiteSelection } from '../access/SiteContext';
 import { EventsTable } from './EventsTable';
-import { eventKeys, eventsPageQuery, useEventSources, type EventFilter } from './queries';
+import { firstFilter } from './prefetch';
+import { eventKeys, useEventSources, type EventFilter } from './queries';
 
 // A change at the site refreshes the events shown.
 const LIVE_KEYS = [eventKeys.all];
-
-/** The page's first filter: the site, today, every endpoint. */
-function firstFilter(site: string | undefined, range: DateRangeValue): EventFilter {
-  return { site, after: range.start.toISOString(), before: range.end.toISOString(), endpoints: [] };
-}
-
-/**
- * Asks for the first page of today's events as soon as this chunk has loaded, when the URL
- * names the site, instead of after the shell has checked the session and listed the sites.
- * The router calls it on the loaded module, out of sight of a static import.
- * @public
- */
-export function prefetch(client: QueryClient, url: URL) {
-  const site = url.searchParams.get('site');
-  if (!site) return;
-  void client
-    .query(eventsPageQuery(firstFilter(site, lastDays(1)), 0, DEFAULT_PAGE_SIZE))
-    .catch(() => undefined);
-}
 
 /**
  * The Events page: a period (default today), endpoints, and the live table, refreshed when
