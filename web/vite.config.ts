@@ -64,6 +64,7 @@ const source = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.m
 const SHELL = source('app/shell/Layout.tsx');
 // Data calls the entry starts at once: their code must not wait for the shell's chunk.
 const PREFETCHES = [source('features/events/prefetch.ts')];
+const EVENTS = source('features/events/EventsPage.tsx');
 
 /** A module and everything it imports, directly or not. */
 function imported(ctx: Rolldown.ChunkingContext, start: string): Set<string> {
@@ -79,6 +80,7 @@ function imported(ctx: Rolldown.ChunkingContext, start: string): Set<string> {
 
 let shell: Set<string> | undefined;
 let prefetches: Set<string> | undefined;
+let events: Set<string> | undefined;
 
 export default defineConfig({
   plugins: [react(), precompress(), swaggerUi()],
@@ -115,6 +117,11 @@ export default defineConfig({
             {
               // On a phone's network each request costs a round trip: one shell chunk, not 50.
               name: (id, ctx) => ((shell ??= imported(ctx, SHELL)).has(id) ? 'shell' : null),
+            },
+            {
+              // The page a phone opens most, in one chunk with the components it shares with
+              // other screens (they load it with theirs; bench.bundle keeps them in budget).
+              name: (id, ctx) => ((events ??= imported(ctx, EVENTS)).has(id) ? 'EventsPage' : null),
             },
           ],
         },

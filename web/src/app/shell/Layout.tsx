@@ -6,6 +6,8 @@ import Button from '@mui/material/Button';
 import Drawer from '@mui/material/Drawer';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { Theme } from '@mui/material/styles';
 import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
@@ -72,6 +74,9 @@ export default function Layout() {
 function Shell() {
   const [mobileOpen, setMobileOpen] = useState(false);
   const { pathname } = useLocation();
+  // One drawer for the screen's size: a hidden one would still draw its menu and ask for its
+  // maps, reports and sign-in options, on a phone's slow CPU and network.
+  const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const closeMobile = () => setMobileOpen(false);
 
   return (
@@ -108,9 +113,7 @@ function Shell() {
               <SearchField key={pathname} />
             )}
           </Box>
-          <Box sx={{ display: { xs: 'none', sm: 'block' } }}>
-            <AccountMenu variant="menu" />
-          </Box>
+          {!phone && <AccountMenu variant="menu" />}
         </Toolbar>
       </AppBar>
       <Box
@@ -119,27 +122,13 @@ function Shell() {
         sx={{ ...hideOnPrint, width: { sm: DRAWER_WIDTH }, flexShrink: { sm: 0 } }}
       >
         <Drawer
-          variant="temporary"
-          open={mobileOpen}
+          variant={phone ? 'temporary' : 'permanent'}
+          open={phone ? mobileOpen : true}
           onClose={closeMobile}
-          sx={{
-            display: { xs: 'block', sm: 'none' },
-            '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },
-          }}
-          data-testid="drawer-mobile"
+          sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' } }}
+          data-testid={phone ? 'drawer-mobile' : 'drawer'}
         >
-          <DrawerContent mobile onNavigate={closeMobile} />
-        </Drawer>
-        <Drawer
-          variant="permanent"
-          open
-          sx={{
-            display: { xs: 'none', sm: 'block' },
-            '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' },
-          }}
-          data-testid="drawer"
-        >
-          <DrawerContent />
+          <DrawerContent mobile={phone} onNavigate={phone ? closeMobile : undefined} />
         </Drawer>
       </Box>
       <Box
