@@ -64,6 +64,29 @@ def test_unknown_site_falls_back_to_the_first_site(
     expect(page.get_by_role("option", name="All Sites")).to_have_count(0)
 
 
+def test_a_spinner_shows_before_the_console_code_runs(page: Page) -> None:
+    """The page itself draws a spinner, so a slow phone shows more than a blank page while
+    the console's code arrives; the first screen takes its place."""
+    held: list[Route] = []
+    released: list[bool] = []
+
+    def hold(route: Route) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(r"/assets/[^/]+\.js$"), hold)
+    page.goto("/login", wait_until="commit")
+    expect(page.get_by_role("progressbar", name="Loading")).to_be_visible()
+    assert held, "the console's code was never asked for"
+    released.append(True)
+    for route in held:
+        route.continue_()
+    expect(page.get_by_role("button", name="Login")).to_be_visible()
+    expect(page.get_by_role("progressbar")).to_have_count(0)
+
+
 # What the shell asks before its own code is there: who is signed in and what they may do.
 SESSION_CALLS = {"/api/users/me", "/api/accessRules"}
 
@@ -188,14 +211,21 @@ def test_phone_drawer_holds_the_account_menu(
     page = mobile_page
     chicago = site_id(admin_api, "Chicago Cross-Dock")
     user = create_user(admin_api, sites=[chicago])
+    asked: set[str] = set()
+    page.on("request", lambda request: asked.add(urlparse(request.url).path))
     open_signed_in(page, user.email, user.password)
     expect(page.get_by_role("heading", name="Home")).to_be_visible()
     expect(page.get_by_test_id("account-menu")).to_be_hidden()
     expect(menu(page)).to_have_count(0)
+    # Only the phone's drawer is there, closed: the desktop one is not drawn out of sight,
+    # nor are its calls made (the version shows at the drawer's foot).
+    expect(page.get_by_test_id("drawer")).to_have_count(0)
+    assert "/api/version" not in asked
     shot(page, "mobile-home")
 
     page.get_by_role("button", name="Open menu").click()
     drawer = page.get_by_test_id("drawer-mobile")
+    expect(drawer.get_by_test_id("app-version")).to_have_text(re.compile(r"^Version \d"))
     expect(drawer.get_by_text(user.name)).to_be_visible()
     expect(drawer.get_by_test_id("site-name")).to_have_text("Chicago Cross-Dock")
     shot(page, "mobile-drawer")

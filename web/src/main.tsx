@@ -4,11 +4,11 @@ import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders, createQueryClient } from './app/providers';
 import { preloadScreens, routes } from './app/router';
-import './app/print.css';
 
 const router = createBrowserRouter(routes);
 const client = createQueryClient();
-preloadScreens(client, new URL(window.location.href));
+// The router has matched the URL already: its screens and data are asked for at once.
+preloadScreens(client, new URL(window.location.href), router.state.matches);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');

@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { matchRoutes, Navigate, useLocation, type RouteObject } from 'react-router';
+import { Navigate, useLocation, type RouteObject } from 'react-router';
 import { Loading } from '../components/Loading';
 import LoginPage from '../features/auth/LoginPage';
 import { prefetchSession } from '../features/access/queries';
@@ -98,8 +98,12 @@ function page(
  * Loads the screens the URL shows (the shell and its page) at once, side by side, and starts
  * their first data calls, instead of one after the other as each renders.
  */
-export function preloadScreens(client: QueryClient, url: URL) {
-  for (const match of matchRoutes(routes, url.pathname) ?? []) {
+export function preloadScreens(
+  client: QueryClient,
+  url: URL,
+  matches: readonly { route: RouteObject }[],
+) {
+  for (const match of matches) {
     const handle = match.route.handle as ScreenHandle | undefined;
     handle?.prefetch?.(client, url);
     void handle?.load().then((m) => m.prefetch?.(client, url));
