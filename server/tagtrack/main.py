@@ -160,8 +160,9 @@ def _mount_console(app: FastAPI, dist: Path) -> None:
         return
     app.mount("/assets", HashedAssets(directory=dist / "assets"), name="assets")
 
+    # A stat or two costs less on the event loop than a trip to a worker thread.
     @app.get("/{path:path}", include_in_schema=False)
-    def console(path: str) -> FileResponse:
+    async def console(path: str) -> FileResponse:
         candidate = (dist / path).resolve()
         if path and candidate.is_file() and candidate.is_relative_to(dist.resolve()):
             return FileResponse(candidate)

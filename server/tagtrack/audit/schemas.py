@@ -29,7 +29,7 @@ class AuditQuery:
     before: datetime | None
 
 
-def _audit_query(
+async def _audit_query(
     action: Annotated[str, Query(max_length=64, description="Only this action")] = "",
     after: Annotated[UtcDateTime | None, Query(description="From this time on")] = None,
     before: Annotated[UtcDateTime | None, Query(description="Before this time")] = None,

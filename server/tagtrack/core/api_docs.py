@@ -45,11 +45,11 @@ def install_api_docs(app: FastAPI, dist: Path) -> None:
     """The docs page, its start script and Swagger UI's files; before the API's catch-all."""
 
     @app.get(DOCS_URL, include_in_schema=False)
-    def docs_page() -> HTMLResponse:
+    async def docs_page() -> HTMLResponse:
         return HTMLResponse(PAGE)
 
     @app.get(f"{DOCS_URL}/init.js", include_in_schema=False)
-    def docs_init() -> Response:
+    async def docs_init() -> Response:
         return Response(INIT, media_type="text/javascript")
 
     assets = dist / "swagger-ui"

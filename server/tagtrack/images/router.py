@@ -66,7 +66,7 @@ _FILE_HEADERS = {
 Service = Annotated[ImageService, Depends(provide(ImageService))]
 
 
-def _search(
+async def _search(
     tags: Annotated[list[str], Query(max_length=50, description="Each must be on the image")] = [],  # noqa: B006
     categories: Annotated[
         list[str], Query(max_length=50, description="Category ids; each must be on the image")
@@ -100,7 +100,7 @@ Search = Annotated[ImageSearch, Depends(_search)]
 Sort = Annotated[str, Query(max_length=64, description="timestamp or timeCreated, '-' descends")]
 
 
-def _paging(
+async def _paging(
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="Images per page")] = 25,
     page: Annotated[int, Query(ge=0, le=MAX_PAGE, description="Zero-based page")] = 0,
     sort: Sort = "",

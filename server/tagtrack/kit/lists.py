@@ -30,7 +30,7 @@ class ListParams:
     search2: str
 
 
-def _list_params(
+async def _list_params(
     limit: Annotated[int, Query(ge=1, le=MAX_LIMIT, description="Rows per page")] = 25,
     page: Annotated[int, Query(ge=0, le=MAX_PAGE, description="Zero-based page")] = 0,
     sort: Annotated[str, Query(max_length=64, description="Field, '-' prefix descends")] = "",

@@ -11,7 +11,7 @@ repositories and their transaction. Routers take a service with `provide`:
 
 import dataclasses
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from types import NoneType, UnionType
 from typing import Annotated, Any, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
@@ -142,7 +142,9 @@ class Wiring:
         return matches[0] if matches else None
 
 
-def request_wiring(request: Request, session: DbSession, background: BackgroundTasks) -> Wiring:
+async def request_wiring(
+    request: Request, session: DbSession, background: BackgroundTasks
+) -> Wiring:
     """The request's wiring: its session and background tasks, the application's values
     (settings, storage, sessionmaker, ...), and the address clients reach the server at."""
     state = request.app.state
@@ -154,10 +156,10 @@ def request_wiring(request: Request, session: DbSession, background: BackgroundT
 RequestWiring = Annotated[Wiring, Depends(request_wiring)]
 
 
-def provide(cls: type[T]) -> Callable[[Wiring], T]:
+def provide(cls: type[T]) -> Callable[[Wiring], Coroutine[Any, Any, T]]:
     """A FastAPI dependency giving the request's instance of `cls`."""
 
-    def dependency(wiring: RequestWiring) -> T:
+    async def dependency(wiring: RequestWiring) -> T:
         return wiring.get(cls)
 
     dependency.__name__ = f"provide_{cls.__name__}"

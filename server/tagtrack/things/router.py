@@ -20,7 +20,7 @@ router = APIRouter(prefix="/things", tags=["things"], responses=ERROR_RESPONSES)
 pickers = APIRouter(tags=["lookups"])
 
 
-def _filters(
+async def _filters(
     principal: SignedIn,
     site: SiteQuery = "",
     thing_class: Annotated[ThingClass | None, Query(alias="class")] = None,
