@@ -1,5 +1,6 @@
 """create_app(): the API under /api and the built console at /."""
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
@@ -160,12 +161,19 @@ def _mount_console(app: FastAPI, dist: Path) -> None:
         return
     app.mount("/assets", HashedAssets(directory=dist / "assets"), name="assets")
 
-    # A stat or two costs less on the event loop than a trip to a worker thread.
+    # The built console does not change while the server runs: its files are listed once,
+    # so a request neither touches the disk nor can name a path outside the build.
+    files = {
+        path.relative_to(dist).as_posix(): path
+        for path in dist.rglob("*")
+        if path.is_file() and not path.is_relative_to(dist / "assets")
+    }
+
     @app.get("/{path:path}", include_in_schema=False)
     async def console(path: str) -> FileResponse:
-        candidate = (dist / path).resolve()
-        if path and candidate.is_file() and candidate.is_relative_to(dist.resolve()):
-            return FileResponse(candidate)
+        found = files.get(path)
+        if found is not None and found != index:
+            return FileResponse(found)
         # Client-side routes all load the single page.
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
@@ -248,6 +256,10 @@ def create_app(
                     app.state.processing = shared.processing
                     app.state.mqtt = shared.mqtt if settings.mqtt_url else None
                     app.state.mail_sender = None
+                    # What a worker holds once started (modules, routes, mappers) is never
+                    # garbage: out of the cycle collector's way, its collections stay short.
+                    gc.collect()
+                    gc.freeze()
                     yield
                     return
                 async with singletons(
