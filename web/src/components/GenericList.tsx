@@ -126,6 +126,14 @@ export function GenericList<T extends GridValidRowModel>({
       limit: model.pageSize,
     });
 
+  // The grid takes a new model object as a change: a new sort model sends it back to the
+  // first page. Both are kept while the URL's values stay the same.
+  const paginationModel = useMemo(
+    () => ({ page: current.page, pageSize: current.limit }),
+    [current.page, current.limit],
+  );
+  const sortModel = useMemo(() => toSortModel(current.sort), [current.sort]);
+
   const onSort = (model: GridSortModel) =>
     update({ ...current, page: 0, sort: fromSortModel(model) });
 
@@ -237,10 +245,10 @@ export function GenericList<T extends GridValidRowModel>({
           paginationMode="server"
           sortingMode="server"
           filterMode="server"
-          paginationModel={{ page: current.page, pageSize: current.limit }}
+          paginationModel={paginationModel}
           onPaginationModelChange={onPagination}
           pageSizeOptions={[...PAGE_SIZES]}
-          sortModel={toSortModel(current.sort)}
+          sortModel={sortModel}
           onSortModelChange={onSort}
           sortingOrder={['asc', 'desc']}
           columnVisibilityModel={visibility}
