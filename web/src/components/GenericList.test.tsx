@@ -76,6 +76,16 @@ describe('GenericList', () => {
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/things$/));
   });
 
+  it('stays on its page when the URL changes elsewhere', async () => {
+    const { router } = setup(rows, 60, {}, '/things?page=1&limit=25');
+    await screen.findByText('Thing 0');
+    // Another parameter (the site) re-renders the list with the same page and sort.
+    await router.navigate('/things?page=1&limit=25&site=abc');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(screen.getByTestId('location')).toHaveTextContent('/things?page=1&limit=25&site=abc');
+    expect(screen.getByText('26–50 of 60')).toBeInTheDocument();
+  });
+
   it('sorts through the URL and restarts at page 0', async () => {
     const user = userEvent.setup();
     setup(rows, 60, {}, '/things?page=2&limit=25');
