@@ -66,10 +66,10 @@ const SHELL = source('app/shell/Layout.tsx');
 const PREFETCHES = [source('features/events/prefetch.ts')];
 const EVENTS = source('features/events/EventsPage.tsx');
 
-/** A module and everything it imports, directly or not. */
-function imported(ctx: Rolldown.ChunkingContext, start: string): Set<string> {
+/** The modules and everything they import, directly or not. */
+function imported(ctx: Rolldown.ChunkingContext, starts: string[]): Set<string> {
   const found = new Set<string>();
-  const todo = [start];
+  const todo = [...starts];
   for (let id = todo.pop(); id !== undefined; id = todo.pop()) {
     if (found.has(id)) continue;
     found.add(id);
@@ -78,9 +78,14 @@ function imported(ctx: Rolldown.ChunkingContext, start: string): Set<string> {
   return found;
 }
 
-let shell: Set<string> | undefined;
-let prefetches: Set<string> | undefined;
-let events: Set<string> | undefined;
+/** A chunk of the given modules and all they import (found once, on its first question). */
+function closureGroup(name: string, starts: string[]) {
+  let members: Set<string> | undefined;
+  return {
+    name: (id: string, ctx: Rolldown.ChunkingContext) =>
+      (members ??= imported(ctx, starts)).has(id) ? name : null,
+  };
+}
 
 export default defineConfig({
   plugins: [react(), precompress(), swaggerUi()],
@@ -107,22 +112,13 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'app', tags: ['$initial'] },
-            {
-              // Ahead of the shell, which would otherwise take some of these modules with it.
-              name: (id, ctx) =>
-                (prefetches ??= new Set(PREFETCHES.flatMap((p) => [...imported(ctx, p)]))).has(id)
-                  ? 'prefetch'
-                  : null,
-            },
-            {
-              // On a phone's network each request costs a round trip: one shell chunk, not 50.
-              name: (id, ctx) => ((shell ??= imported(ctx, SHELL)).has(id) ? 'shell' : null),
-            },
-            {
-              // The page a phone opens most, in one chunk with the components it shares with
-              // other screens (they load it with theirs; bench.bundle keeps them in budget).
-              name: (id, ctx) => ((events ??= imported(ctx, EVENTS)).has(id) ? 'EventsPage' : null),
-            },
+            // Ahead of the shell, which would otherwise take some of these modules with it.
+            closureGroup('prefetch', PREFETCHES),
+            // On a phone's network each request costs a round trip: one shell chunk, not 50.
+            closureGroup('shell', [SHELL]),
+            // The page a phone opens most, in one chunk with the components it shares with other
+            // screens (they load it with theirs; bench.bundle keeps them in budget).
+            closureGroup('EventsPage', [EVENTS]),
           ],
         },
       },

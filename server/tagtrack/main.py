@@ -166,13 +166,13 @@ def _mount_console(app: FastAPI, dist: Path) -> None:
     files = {
         path.relative_to(dist).as_posix(): path
         for path in dist.rglob("*")
-        if path.is_file() and not path.is_relative_to(dist / "assets")
+        if path.is_file() and path != index and not path.is_relative_to(dist / "assets")
     }
 
     @app.get("/{path:path}", include_in_schema=False)
     async def console(path: str) -> FileResponse:
         found = files.get(path)
-        if found is not None and found != index:
+        if found is not None:
             return FileResponse(found)
         # Client-side routes all load the single page.
         return FileResponse(index, headers={"Cache-Control": "no-cache"})

@@ -95,14 +95,11 @@ function Shell() {
         data-testid="top-bar"
       >
         <Toolbar sx={{ gap: 1.5, px: { xs: 1, sm: 2 } }}>
-          <IconButton
-            aria-label="Open menu"
-            edge="start"
-            onClick={() => setMobileOpen(true)}
-            sx={{ display: { sm: 'none' } }}
-          >
-            <MenuIcon />
-          </IconButton>
+          {phone && (
+            <IconButton aria-label="Open menu" edge="start" onClick={() => setMobileOpen(true)}>
+              <MenuIcon />
+            </IconButton>
+          )}
           <Box sx={{ flex: '1 1 auto', minWidth: 0 }}>
             {/* A new screen starts with an empty search box. */}
             {pathname === '/images' ? (
