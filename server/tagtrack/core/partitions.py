@@ -20,12 +20,6 @@ log = get_logger("tagtrack.partitions")
 
 # Partitioned table -> its partition key.
 HISTORY_TABLES = {"events": "time", "zone_durations": "time_start"}
-# Tables each one refers to (its foreign keys): attaching a partition adds the foreign keys
-# to it, which locks these; they are locked first, before DEFAULT, to keep lock waits short.
-REFERENCED = {
-    "events": ("organizations", "sites", "endpoints"),
-    "zone_durations": ("organizations", "sites", "things", "zones"),
-}
 MONTHS_AHEAD = 3
 # Rows found in DEFAULT within this many years of now get their month's partition; rows
 # farther off (a clock set to 1970) stay in DEFAULT.
@@ -103,8 +97,6 @@ async def create_partition(session: AsyncSession, table: str, start: datetime) -
     name = partition_name(table, start)
     end = add_months(start, 1)
     await session.execute(text(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'"))
-    referenced = ", ".join(REFERENCED[table])
-    await session.execute(text(f"LOCK TABLE {referenced} IN SHARE ROW EXCLUSIVE MODE"))
     await session.execute(text(f"LOCK TABLE {table} IN SHARE UPDATE EXCLUSIVE MODE"))
     await session.execute(text(f"LOCK TABLE {table}_default IN ACCESS EXCLUSIVE MODE"))
     await session.execute(text(f"CREATE TABLE {name} (LIKE {table} INCLUDING DEFAULTS)"))

@@ -6,7 +6,6 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     Float,
-    ForeignKey,
     ForeignKeyConstraint,
     Index,
     Integer,
@@ -23,18 +22,13 @@ class Event(IdMixin, Base):
     """Reads of one tag at one endpoint and antenna, folded while they keep coming.
 
     Partitioned by month of `time` (migration 0011, core/partitions.py): the primary key
-    is (org_id, id, time), and a row is found by all three.
+    is (org_id, id, time), and a row is found by all three. Its site and endpoint are
+    checked per statement, not by foreign keys (migration 0016): deleting the site removes
+    its events, deleting the endpoint leaves them with none.
     """
 
     __tablename__ = "events"
     __table_args__ = (
-        ForeignKeyConstraint(
-            ["org_id", "site_id"], ["sites.org_id", "sites.id"], ondelete="CASCADE"
-        ),
-        # The database sets only endpoint_id to null (ON DELETE SET NULL (endpoint_id)).
-        ForeignKeyConstraint(
-            ["org_id", "endpoint_id"], ["endpoints.org_id", "endpoints.id"], ondelete="SET NULL"
-        ),
         Index("ix_events_site_time", "org_id", "site_id", "time"),
         # All Sites pages newest first without sorting the organization's events.
         Index("ix_events_org_time", "org_id", "time", "id"),
@@ -42,11 +36,7 @@ class Event(IdMixin, Base):
         Index("ix_events_fold", "endpoint_id", "antenna", "tag", "time"),
     )
 
-    org_id: Mapped[str] = mapped_column(
-        String(24),
-        ForeignKey("organizations.id", ondelete="CASCADE"),
-        primary_key=True,
-    )
+    org_id: Mapped[str] = mapped_column(String(24), primary_key=True)
     site_id: Mapped[str] = mapped_column(String(24), nullable=False)
     endpoint_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
     # No foreign key: unknown tags point at the placeholder thing, and history outlives things.

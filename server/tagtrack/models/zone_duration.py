@@ -3,8 +3,6 @@ from datetime import datetime
 from sqlalchemy import (
     BigInteger,
     DateTime,
-    ForeignKey,
-    ForeignKeyConstraint,
     Index,
     String,
     text,
@@ -18,20 +16,12 @@ class ZoneDuration(IdMixin, Base):
     """One visit of a thing to a zone; open while `time_end` is null.
 
     Partitioned by month of `time_start` (migration 0011, core/partitions.py): the primary
-    key is (org_id, id, time_start).
+    key is (org_id, id, time_start). Its site, thing and zone are checked per statement, not
+    by foreign keys (migration 0016); deleting any of them removes the visit.
     """
 
     __tablename__ = "zone_durations"
     __table_args__ = (
-        ForeignKeyConstraint(
-            ["org_id", "site_id"], ["sites.org_id", "sites.id"], ondelete="CASCADE"
-        ),
-        ForeignKeyConstraint(
-            ["org_id", "thing_id"], ["things.org_id", "things.id"], ondelete="CASCADE"
-        ),
-        ForeignKeyConstraint(
-            ["org_id", "zone_id"], ["zones.org_id", "zones.id"], ondelete="CASCADE"
-        ),
         Index("ix_zone_durations_site_start", "org_id", "site_id", "time_start"),
         # All Sites pages newest first, and retention's old rows of one organization.
         Index("ix_zone_durations_org_start", "org_id", "time_start", "id"),
@@ -46,11 +36,7 @@ class ZoneDuration(IdMixin, Base):
         ),
     )
 
-    org_id: Mapped[str] = mapped_column(
-        String(24),
-        ForeignKey("organizations.id", ondelete="CASCADE"),
-        primary_key=True,
-    )
+    org_id: Mapped[str] = mapped_column(String(24), primary_key=True)
     site_id: Mapped[str] = mapped_column(String(24), nullable=False)
     thing_id: Mapped[str] = mapped_column(String(24), nullable=False)
     zone_id: Mapped[str] = mapped_column(String(24), nullable=False)
