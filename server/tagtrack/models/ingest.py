@@ -23,9 +23,8 @@ class PendingRead(Base):
 
     __tablename__ = "pending_reads"
 
-    org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
-    )
+    # Its organization is checked per statement, not by a foreign key (migration 0017).
+    org_id: Mapped[str] = mapped_column(String(24), primary_key=True)
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     endpoint_id: Mapped[str] = mapped_column(String(24), nullable=False)
     tag: Mapped[str] = mapped_column(String(128), nullable=False)

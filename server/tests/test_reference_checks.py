@@ -1,5 +1,7 @@
-"""Events and zone durations keep to existing sites, endpoints, things and zones of their own
-organization, checked per statement (migration 0016), and leave with them."""
+"""References checked per statement rather than by foreign keys: events and zone durations
+keep to existing sites, endpoints, things and zones of their own organization (migration
+0016), pending reads to an existing organization (0017), and each leaves with what it
+refers to."""
 
 import asyncio
 from typing import Any
@@ -17,6 +19,8 @@ from tests.history import Maker, new_floor
 from tests.tracking import T0, Floor
 from tests.waiting import until
 
+READ_COLUMNS = ("org_id", "endpoint_id", "tag", "antenna", "time", "direction", "tamper",
+                "received_at")  # fmt: skip
 VISIT_COLUMNS = ("id", "org_id", "site_id", "thing_id", "zone_id", "time_start", "time_duration")
 EVENT_COLUMNS = ("id", "org_id", "site_id", "endpoint_id", "thing_id", "tag", "antenna", "time",
                  "first_time", "repeat_count", "direction", "alarm_tamper")  # fmt: skip
@@ -35,7 +39,7 @@ async def copy(session: AsyncSession, table: str, rows: list[tuple[Any, ...]]) -
     """Rows written as processing writes them: one COPY, in the session's transaction."""
     await session.execute(text("SELECT 1"))  # the driver's BEGIN comes with a first statement
     connection = await (await session.connection()).get_raw_connection()
-    columns = VISIT_COLUMNS if table == "zone_durations" else EVENT_COLUMNS
+    columns = {"zone_durations": VISIT_COLUMNS, "events": EVENT_COLUMNS}.get(table, READ_COLUMNS)
     await connection.driver_connection.copy_records_to_table(table, records=rows, columns=columns)  # type: ignore[union-attr]
 
 
@@ -45,9 +49,13 @@ async def refused(maker: Maker, table: str, rows: list[tuple[Any, ...]]) -> str:
         async with maker() as session, session.begin():
             await copy(session, table, rows)
     async with maker() as session:
-        ids = [row[0] for row in rows]
+        # Pending reads are told apart by their tags, history rows by their ids.
+        key, position = (
+            ("tag", READ_COLUMNS.index("tag")) if table == "pending_reads" else ("id", 0)
+        )
+        values = [row[position] for row in rows]
         left = await session.scalar(
-            text(f"SELECT count(*) FROM {table} WHERE id = ANY(:ids)"), {"ids": ids}
+            text(f"SELECT count(*) FROM {table} WHERE {key} = ANY(:values)"), {"values": values}
         )
     assert left == 0
     return str(caught.value)
@@ -197,3 +205,32 @@ async def test_a_thing_deleted_while_its_visit_is_written_leaves_no_visit_behind
         assert not writing.done()
     assert 'reference to "things"' in await asyncio.wait_for(writing, 30)
     assert await count(sessionmaker, visits, thing=second.id) == 0
+
+
+def pending_read(org_id: str, tag: str) -> tuple[Any, ...]:
+    return (org_id, new_id(), tag, 0, T0, "", False, T0)
+
+
+async def test_pending_reads_belong_to_an_existing_organization_and_leave_with_it(
+    sessionmaker: Maker, settings: Settings
+) -> None:
+    floor = await new_floor(sessionmaker, settings, "Queue")
+    tags = [f"Q-{new_id()}" for _ in range(3)]
+    async with sessionmaker() as session, session.begin():
+        await copy(session, "pending_reads", [pending_read(floor.org_id, t) for t in tags[:2]])
+    rows = [pending_read(floor.org_id, tags[2]), pending_read(new_id(), tags[2])]
+    assert 'reference to "organizations"' in await refused(sessionmaker, "pending_reads", rows)
+
+    queued = "SELECT count(*) FROM pending_reads WHERE org_id = :org"
+    assert await count(sessionmaker, queued, org=floor.org_id) == 2
+    with pytest.raises(IntegrityError):
+        async with sessionmaker() as session, session.begin():
+            await session.execute(
+                text("UPDATE pending_reads SET org_id = :other WHERE org_id = :org"),
+                {"other": new_id(), "org": floor.org_id},
+            )
+    async with sessionmaker() as session, session.begin():
+        await session.execute(
+            text("DELETE FROM organizations WHERE id = :org"), {"org": floor.org_id}
+        )
+    assert await count(sessionmaker, queued, org=floor.org_id) == 0
