@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.config import Settings
-from tagtrack.models import Site
+from tagtrack.models import Site, Thing
 from tagtrack.models.ids import new_id
 from tests.history import Maker, new_floor
 from tests.tracking import T0, Floor
@@ -234,3 +234,48 @@ async def test_pending_reads_belong_to_an_existing_organization_and_leave_with_i
             text("DELETE FROM organizations WHERE id = :org"), {"org": floor.org_id}
         )
     assert await count(sessionmaker, queued, org=floor.org_id) == 0
+
+
+async def test_things_refer_to_their_own_organization_and_lose_what_is_deleted(
+    sessionmaker: Maker, settings: Settings
+) -> None:
+    floor = await new_floor(sessionmaker, settings, "Things")
+    stranger = await new_floor(sessionmaker, settings, "Others")
+    thing = await floor.thing("Pallet", f"T-{new_id()}")
+    zone, endpoint = await floor.zone("Bay"), await floor.endpoint("Gate")
+    marker = await floor.location_tag("Pillar", f"L-{new_id()}", zone, [1, 1])
+    their_zone = await stranger.zone("Theirs")
+
+    async def update(sql: str, **values: Any) -> None:
+        async with sessionmaker() as session, session.begin():
+            await session.execute(text(sql), {"id": thing.id, **values})
+
+    with pytest.raises(IntegrityError, match='reference to "zones"'):
+        await update("UPDATE things SET zone_id = :zone WHERE id = :id", zone=their_zone.id)
+    crate = Thing(id=new_id(), org_id=floor.org_id, site_id=stranger.site_id,
+                  thing_class="item", name="Crate", data={})  # fmt: skip
+    with pytest.raises(IntegrityError, match='reference to "sites"'):
+        async with sessionmaker() as session, session.begin():
+            session.add(crate)
+    await update(
+        "UPDATE things SET zone_id = :zone, endpoint_id = :endpoint, location_tag_id = :marker "
+        "WHERE id = :id",
+        zone=zone.id, endpoint=endpoint.id, marker=marker.id,
+    )  # fmt: skip
+
+    references = "SELECT concat_ws(',', zone_id, endpoint_id, location_tag_id) FROM things"
+    held = f"{references} WHERE id = :id"
+    async with sessionmaker() as session:
+        assert await session.scalar(text(held), {"id": thing.id}) == ",".join(
+            [zone.id, endpoint.id, marker.id]
+        )
+    for table, row_id in [("location_tags", marker.id), ("endpoints", endpoint.id),
+                          ("zones", zone.id)]:  # fmt: skip
+        async with sessionmaker() as session, session.begin():
+            await session.execute(text(f"DELETE FROM {table} WHERE id = :id"), {"id": row_id})
+    async with sessionmaker() as session:
+        assert await session.scalar(text(held), {"id": thing.id}) == ""
+
+    async with sessionmaker() as session, session.begin():
+        await session.execute(text("DELETE FROM sites WHERE id = :id"), {"id": floor.site_id})
+    assert await count(sessionmaker, "SELECT count(*) FROM things WHERE id = :id", id=thing.id) == 0

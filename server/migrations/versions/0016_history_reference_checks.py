@@ -45,9 +45,10 @@ def upgrade() -> None:
         for parent, column, _ in REFERENCES[table]:
             op.execute(f"ALTER TABLE {table} DROP CONSTRAINT fk_{table}_{column}_{parent}")
 
-    # Arguments: pairs of (parent table, referring column). `added` is the statement's rows.
+    # For any table with org_id. Arguments: pairs of (parent table, referring column); `added`
+    # is the statement's rows.
     op.execute("""
-        CREATE FUNCTION check_history_references() RETURNS trigger LANGUAGE plpgsql AS $$
+        CREATE FUNCTION check_org_references() RETURNS trigger LANGUAGE plpgsql AS $$
         DECLARE
             parent text;
             key text;
@@ -87,7 +88,7 @@ def upgrade() -> None:
     """)
     # An update that changes a reference: that row alone (the trigger's WHEN picks them).
     op.execute("""
-        CREATE FUNCTION check_history_row_references() RETURNS trigger LANGUAGE plpgsql AS $$
+        CREATE FUNCTION check_org_row_references() RETURNS trigger LANGUAGE plpgsql AS $$
         DECLARE
             parent text;
             key text;
@@ -120,7 +121,7 @@ def upgrade() -> None:
         op.execute(
             f"CREATE TRIGGER {table}_references_added AFTER INSERT ON {table} "
             "REFERENCING NEW TABLE AS added FOR EACH STATEMENT "
-            f"EXECUTE FUNCTION check_history_references({arguments})"
+            f"EXECUTE FUNCTION check_org_references({arguments})"
         )
         # Processing's updates change no reference, and a reference set to null needs none.
         changed = " OR ".join(
@@ -133,7 +134,7 @@ def upgrade() -> None:
         op.execute(
             f"CREATE TRIGGER {table}_references_changed AFTER UPDATE ON {table} "
             f"FOR EACH ROW WHEN ({changed}) "
-            f"EXECUTE FUNCTION check_history_row_references({arguments})"
+            f"EXECUTE FUNCTION check_org_row_references({arguments})"
         )
 
     for parent in PARENTS:
@@ -182,5 +183,5 @@ def downgrade() -> None:
                 f"FOREIGN KEY (org_id, {column}) REFERENCES {parent} (org_id, id) "
                 f"ON DELETE {on_delete}"
             )
-    op.execute("DROP FUNCTION check_history_references()")
-    op.execute("DROP FUNCTION check_history_row_references()")
+    op.execute("DROP FUNCTION check_org_references()")
+    op.execute("DROP FUNCTION check_org_row_references()")

@@ -32,15 +32,11 @@ class Thing(IdMixin, TimestampMixin, Base):
             postgresql_ops={"name": "gin_trgm_ops"},
         ),
         Index("ix_things_parents", "parents", postgresql_using="gin"),
-        tenant_key("site_id", "sites", "CASCADE"),
-        tenant_key("zone_id", "zones", "SET NULL"),
-        tenant_key("endpoint_id", "endpoints", "SET NULL"),
-        tenant_key("location_tag_id", "location_tags", "SET NULL"),
+        # Its site, zone, endpoint and location tag are checked per statement, not by
+        # foreign keys (migration 0018): processing updates thousands of things at once.
     )
 
-    org_id: Mapped[str] = mapped_column(
-        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
-    )
+    org_id: Mapped[str] = mapped_column(String(24), primary_key=True)
     site_id: Mapped[str] = mapped_column(String(24), nullable=False, index=True)
     thing_class: Mapped[str] = mapped_column("class", String(16), nullable=False)
     name: Mapped[str] = mapped_column(String(300), nullable=False, default="")
