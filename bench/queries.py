@@ -216,7 +216,7 @@ class Generator:
         try:
             await self._picked(connection)
             await connection.execute("SET maintenance_work_mem = '256MB'")
-            # Generated rows point at rows that exist: skip the foreign-key triggers.
+            # Generated rows point at rows that exist: skip the reference-check triggers.
             await connection.execute("SET session_replication_role = replica")
             dropped = []
             for table in ("events", "zone_durations"):
