@@ -45,6 +45,20 @@ def upgrade() -> None:
         for parent, column, _ in REFERENCES[table]:
             op.execute(f"ALTER TABLE {table} DROP CONSTRAINT fk_{table}_{column}_{parent}")
 
+    # The error a foreign key gives, with the same SQLSTATE.
+    op.execute("""
+        CREATE FUNCTION refuse_reference(child text, parent text, key text, org text, id text)
+        RETURNS void LANGUAGE plpgsql AS $$
+        BEGIN
+            RAISE foreign_key_violation USING
+                MESSAGE = format(
+                    'insert or update on table "%s" violates its reference to "%s"',
+                    child, parent),
+                DETAIL = format(
+                    'Key (org_id, %s)=(%s, %s) is not present in table "%s".',
+                    key, org, id, parent);
+        END $$
+    """)
     # For any table with org_id. Arguments: pairs of (parent table, referring column); `added`
     # is the statement's rows.
     op.execute("""
@@ -74,13 +88,7 @@ def upgrade() -> None:
                         '                 WHERE p.org_id = a.org_id AND p.id = a.%1$I)'
                         ' LIMIT 1',
                         key, parent) INTO org, missing;
-                    RAISE foreign_key_violation USING
-                        MESSAGE = format(
-                            'insert or update on table "%s" violates its reference to "%s"',
-                            TG_TABLE_NAME, parent),
-                        DETAIL = format(
-                            'Key (org_id, %s)=(%s, %s) is not present in table "%s".',
-                            key, org, missing, parent);
+                    PERFORM refuse_reference(TG_TABLE_NAME, parent, key, org, missing);
                 END IF;
             END LOOP;
             RETURN NULL;
@@ -104,13 +112,7 @@ def upgrade() -> None:
                     'SELECT 1 FROM %I WHERE org_id = $1 AND id = $2 FOR KEY SHARE', parent
                 ) INTO held USING NEW.org_id, wanted;
                 IF held IS NULL THEN
-                    RAISE foreign_key_violation USING
-                        MESSAGE = format(
-                            'insert or update on table "%s" violates its reference to "%s"',
-                            TG_TABLE_NAME, parent),
-                        DETAIL = format(
-                            'Key (org_id, %s)=(%s, %s) is not present in table "%s".',
-                            key, NEW.org_id, wanted, parent);
+                    PERFORM refuse_reference(TG_TABLE_NAME, parent, key, NEW.org_id, wanted);
                 END IF;
             END LOOP;
             RETURN NULL;
@@ -185,3 +187,4 @@ def downgrade() -> None:
             )
     op.execute("DROP FUNCTION check_org_references()")
     op.execute("DROP FUNCTION check_org_row_references()")
+    op.execute("DROP FUNCTION refuse_reference(text, text, text, text, text)")
