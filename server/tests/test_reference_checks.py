@@ -1,7 +1,7 @@
 """References checked per statement rather than by foreign keys: events and zone durations
 keep to existing sites, endpoints, things and zones of their own organization (migration
-0016), pending reads to an existing organization (0017), and each leaves with what it
-refers to."""
+0016), pending reads to an existing organization (0017), things to their own sites, zones,
+endpoints and location tags (0018), and each leaves with what it refers to."""
 
 import asyncio
 from typing import Any
@@ -19,11 +19,16 @@ from tests.history import Maker, new_floor
 from tests.tracking import T0, Floor
 from tests.waiting import until
 
-READ_COLUMNS = ("org_id", "endpoint_id", "tag", "antenna", "time", "direction", "tamper",
-                "received_at")  # fmt: skip
-VISIT_COLUMNS = ("id", "org_id", "site_id", "thing_id", "zone_id", "time_start", "time_duration")
-EVENT_COLUMNS = ("id", "org_id", "site_id", "endpoint_id", "thing_id", "tag", "antenna", "time",
-                 "first_time", "repeat_count", "direction", "alarm_tamper")  # fmt: skip
+# The columns a test writes; the first tells its rows apart (a pending read's id is the
+# database's, so its tag).
+COLUMNS = {
+    "zone_durations": ("id", "org_id", "site_id", "thing_id", "zone_id", "time_start",
+                       "time_duration"),
+    "events": ("id", "org_id", "site_id", "endpoint_id", "thing_id", "tag", "antenna", "time",
+               "first_time", "repeat_count", "direction", "alarm_tamper"),
+    "pending_reads": ("tag", "org_id", "endpoint_id", "antenna", "time", "direction", "tamper",
+                      "received_at"),
+}  # fmt: skip
 
 
 def visit(floor: Floor, thing_id: str, zone_id: str, site_id: str = "") -> tuple[Any, ...]:
@@ -39,8 +44,9 @@ async def copy(session: AsyncSession, table: str, rows: list[tuple[Any, ...]]) -
     """Rows written as processing writes them: one COPY, in the session's transaction."""
     await session.execute(text("SELECT 1"))  # the driver's BEGIN comes with a first statement
     connection = await (await session.connection()).get_raw_connection()
-    columns = {"zone_durations": VISIT_COLUMNS, "events": EVENT_COLUMNS}.get(table, READ_COLUMNS)
-    await connection.driver_connection.copy_records_to_table(table, records=rows, columns=columns)  # type: ignore[union-attr]
+    await connection.driver_connection.copy_records_to_table(  # type: ignore[union-attr]
+        table, records=rows, columns=COLUMNS[table]
+    )
 
 
 async def refused(maker: Maker, table: str, rows: list[tuple[Any, ...]]) -> str:
@@ -49,13 +55,10 @@ async def refused(maker: Maker, table: str, rows: list[tuple[Any, ...]]) -> str:
         async with maker() as session, session.begin():
             await copy(session, table, rows)
     async with maker() as session:
-        # Pending reads are told apart by their tags, history rows by their ids.
-        key, position = (
-            ("tag", READ_COLUMNS.index("tag")) if table == "pending_reads" else ("id", 0)
-        )
-        values = [row[position] for row in rows]
+        key = COLUMNS[table][0]
         left = await session.scalar(
-            text(f"SELECT count(*) FROM {table} WHERE {key} = ANY(:values)"), {"values": values}
+            text(f"SELECT count(*) FROM {table} WHERE {key} = ANY(:keys)"),
+            {"keys": [row[0] for row in rows]},
         )
     assert left == 0
     return str(caught.value)
@@ -208,7 +211,7 @@ async def test_a_thing_deleted_while_its_visit_is_written_leaves_no_visit_behind
 
 
 def pending_read(org_id: str, tag: str) -> tuple[Any, ...]:
-    return (org_id, new_id(), tag, 0, T0, "", False, T0)
+    return (tag, org_id, new_id(), 0, T0, "", False, T0)
 
 
 async def test_pending_reads_belong_to_an_existing_organization_and_leave_with_it(

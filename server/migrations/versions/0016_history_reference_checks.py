@@ -36,7 +36,7 @@ REFERENCES = {
         ("zones", "zone_id", "CASCADE"),
     ],
 }
-PARENTS = ("sites", "things", "zones", "endpoints")
+PARENTS = sorted({parent for references in REFERENCES.values() for parent, _, _ in references})
 
 
 def upgrade() -> None:
