@@ -23,6 +23,7 @@ import tagtrack.live.service as live_service
 from tagtrack.core.config import Settings
 from tagtrack.core.security import token_hash
 from tagtrack.core.web_security import API_CSP
+from tagtrack.core.workers import GRACEFUL_STOP_SECONDS
 from tagtrack.live.repository import LiveRepository
 from tagtrack.main import create_app
 from tagtrack.models import UserSession
@@ -421,6 +422,9 @@ def test_serve_stops_promptly_with_a_stream_open(tmp_path) -> None:
             stopping = time.monotonic()
         stopped = time.monotonic() - stopping
         assert server.process.returncode == 0, server.text()
-        assert stopped < 5, f"took {stopped:.1f} s to stop with a console connected"
+        # uvicorn would wait out its graceful stop for the open stream, then cancel it. How
+        # long the rest of the stop takes depends on the machine's load, not on the stream.
+        assert "timeout graceful shutdown exceeded" not in server.text(), server.text()
+        assert stopped < GRACEFUL_STOP_SECONDS, f"took {stopped:.1f} s to stop"
         assert stream_ended.wait(5)
         admin.close()
