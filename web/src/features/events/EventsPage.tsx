@@ -16,13 +16,19 @@ import { eventKeys, useEventSources, type EventFilter } from './queries';
 // A change at the site refreshes the events shown.
 const LIVE_KEYS = [eventKeys.all];
 
+/** The table, polling only while the site's live stream is closed. */
+function LiveEventsTable({ filter, site }: { filter: EventFilter; site: string | undefined }) {
+  // Here, not in the page: the stream opening or dropping redraws the table alone.
+  const live = useLiveUpdates(site, LIVE_KEYS);
+  return <EventsTable filter={filter} poll={!live} enabled={!!site} />;
+}
+
 /**
  * The Events page: a period (default today), endpoints, and the live table, refreshed when
  * the server says the site changed, or by polling while it cannot say.
  */
 export default function EventsPage() {
   const { siteId, site, loading } = useSiteSelection();
-  const live = useLiveUpdates(siteId, LIVE_KEYS);
   const [range, setRange] = useState<DateRangeValue>(() => lastDays(1));
   const [endpoints, setEndpoints] = useState<string[]>([]);
   const sources = useEventSources(siteId);
@@ -62,7 +68,7 @@ export default function EventsPage() {
       {!siteId && !loading ? (
         <EmptyState message="Select a site to see its events." />
       ) : (
-        <EventsTable filter={filter} poll={!live} enabled={!!siteId} />
+        <LiveEventsTable filter={filter} site={siteId} />
       )}
     </Box>
   );

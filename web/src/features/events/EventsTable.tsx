@@ -12,7 +12,7 @@ import TableRow from '@mui/material/TableRow';
 import { Tooltip } from '../../components/Tooltip';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
-import { memo, useState, type ReactNode } from 'react';
+import { memo, useCallback, useState, type ReactNode } from 'react';
 import type { TrackEvent } from '../../api/types';
 import { NoRows } from '../../components/LoadFailure';
 import { Loading } from '../../components/Loading';
@@ -166,8 +166,9 @@ const EventRow = memo(function EventRow({
  * Events, latest first, paged on the server: the Events page (live, or polling when it
  * cannot be) and a thing's Events tab. A row opens its thing, except the unknown placeholder.
  * A plain table: the columns neither sort nor resize, and the page renders it at once.
+ * Memoised: the page's filter bar filling in (endpoints, pickers) leaves the table alone.
  */
-export function EventsTable({
+export const EventsTable = memo(function EventsTable({
   filter,
   poll = false,
   enabled = true,
@@ -179,6 +180,8 @@ export function EventsTable({
   label?: string;
 }) {
   const navigate = useSiteNavigate();
+  // One function for every render, or no row's memo would hold.
+  const openThing = useCallback((path: string) => void navigate(path), [navigate]);
   const mobile = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const [pagination, setPagination] = useState({ page: 0, pageSize: DEFAULT_PAGE_SIZE });
   const filterKey = JSON.stringify(filter);
@@ -224,13 +227,7 @@ export function EventsTable({
           </TableHead>
           <TableBody>
             {rows.map((row) => (
-              <EventRow
-                key={row._id}
-                row={row}
-                shown={shown}
-                compact={mobile}
-                onOpen={(path) => void navigate(path)}
-              />
+              <EventRow key={row._id} row={row} shown={shown} compact={mobile} onOpen={openThing} />
             ))}
           </TableBody>
         </Table>
@@ -254,4 +251,4 @@ export function EventsTable({
       />
     </Paper>
   );
-}
+});
