@@ -23,6 +23,42 @@ function LiveEventsTable({ filter, site }: { filter: EventFilter; site: string |
   return <EventsTable filter={filter} poll={!live} enabled={!!site} />;
 }
 
+/** The endpoints filter: its options arriving redraw this field alone. */
+function EndpointsFilter({
+  site,
+  value,
+  onChange,
+}: {
+  site: string | undefined;
+  value: string[];
+  onChange: (endpoints: string[]) => void;
+}) {
+  const sources = useEventSources(site);
+  const options = useMemo(
+    () => (sources.data ?? []).map((s) => ({ id: s._id, name: s.name })),
+    [sources.data],
+  );
+  const selected = options.filter((o) => value.includes(o.id));
+  return (
+    <Autocomplete
+      multiple
+      size="small"
+      options={options}
+      value={selected}
+      loading={sources.isPending && !!site}
+      getOptionLabel={(o) => o.name}
+      isOptionEqualToValue={(a, b) => a.id === b.id}
+      onChange={(_e, chosen) => onChange(chosen.map((o) => o.id))}
+      disableCloseOnSelect
+      limitTags={2}
+      sx={{ flex: '1 1 240px', minWidth: { xs: '100%', sm: 240 }, maxWidth: { sm: 480 } }}
+      renderInput={(params) => (
+        <TextField {...params} label="Endpoints" placeholder={selected.length ? '' : 'All'} />
+      )}
+    />
+  );
+}
+
 /**
  * The Events page: a period (default today), endpoints, and the live table, refreshed when
  * the server says the site changed, or by polling while it cannot say.
@@ -31,13 +67,6 @@ export default function EventsPage() {
   const { siteId, site, loading } = useSiteSelection();
   const [range, setRange] = useState<DateRangeValue>(() => lastDays(1));
   const [endpoints, setEndpoints] = useState<string[]>([]);
-  const sources = useEventSources(siteId);
-  const options = useMemo(
-    () => (sources.data ?? []).map((s) => ({ id: s._id, name: s.name })),
-    [sources.data],
-  );
-  const selected = options.filter((o) => endpoints.includes(o.id));
-
   const filter = useMemo<EventFilter>(
     () => ({ ...firstFilter(siteId, range), endpoints }),
     [siteId, range, endpoints],
@@ -48,22 +77,7 @@ export default function EventsPage() {
       <PageHeader title="Events" subtitle={site?.name} />
       <FilterBar>
         <DateRange value={range} onChange={setRange} />
-        <Autocomplete
-          multiple
-          size="small"
-          options={options}
-          value={selected}
-          loading={sources.isPending && !!siteId}
-          getOptionLabel={(o) => o.name}
-          isOptionEqualToValue={(a, b) => a.id === b.id}
-          onChange={(_e, value) => setEndpoints(value.map((o) => o.id))}
-          disableCloseOnSelect
-          limitTags={2}
-          sx={{ flex: '1 1 240px', minWidth: { xs: '100%', sm: 240 }, maxWidth: { sm: 480 } }}
-          renderInput={(params) => (
-            <TextField {...params} label="Endpoints" placeholder={selected.length ? '' : 'All'} />
-          )}
-        />
+        <EndpointsFilter site={siteId} value={endpoints} onChange={setEndpoints} />
       </FilterBar>
       {!siteId && !loading ? (
         <EmptyState message="Select a site to see its events." />
