@@ -1,10 +1,9 @@
-import { Autocomplete } from '../../components/Autocomplete';
 import Box from '@mui/material/Box';
-import TextField from '@mui/material/TextField';
 import { useMemo, useState } from 'react';
 import { DateRange } from '../../components/DateRange';
 import { EmptyState } from '../../components/EmptyState';
 import { FilterBar } from '../../components/FilterBar';
+import { IdMultiSelect } from '../../components/IdMultiSelect';
 import { lastDays, type DateRangeValue } from '../../components/format';
 import { PageHeader } from '../../components/PageHeader';
 import { useLiveUpdates } from '../live/useLiveUpdates';
@@ -38,23 +37,14 @@ function EndpointsFilter({
     () => (sources.data ?? []).map((s) => ({ id: s._id, name: s.name })),
     [sources.data],
   );
-  const selected = options.filter((o) => value.includes(o.id));
   return (
-    <Autocomplete
-      multiple
-      size="small"
+    <IdMultiSelect
+      label="Endpoints"
       options={options}
-      value={selected}
+      value={value}
+      onChange={onChange}
       loading={sources.isPending && !!site}
-      getOptionLabel={(o) => o.name}
-      isOptionEqualToValue={(a, b) => a.id === b.id}
-      onChange={(_e, chosen) => onChange(chosen.map((o) => o.id))}
-      disableCloseOnSelect
-      limitTags={2}
-      sx={{ flex: '1 1 240px', minWidth: { xs: '100%', sm: 240 }, maxWidth: { sm: 480 } }}
-      renderInput={(params) => (
-        <TextField {...params} label="Endpoints" placeholder={selected.length ? '' : 'All'} />
-      )}
+      maxWidth={480}
     />
   );
 }

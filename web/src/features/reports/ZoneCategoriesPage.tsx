@@ -19,6 +19,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { NoRows } from '../../components/LoadFailure';
 import { useLoadFailure } from '../../components/useLoadFailure';
 import { FilterBar } from '../../components/FilterBar';
+import { IdMultiSelect } from '../../components/IdMultiSelect';
 import { Loading } from '../../components/Loading';
 import { PageHeader } from '../../components/PageHeader';
 import { useSiteSelection } from '../access/SiteContext';
@@ -99,7 +100,6 @@ export default function ZoneCategoriesPage() {
     [zones.data],
   );
   const categoryOptions = useMemo(() => reportCategories(all.data?.zones ?? []), [all.data]);
-  const selectedZones = zoneOptions.filter((z) => chosen.zones.includes(z.id));
   const run = () => siteId && setRan({ site: siteId, ...chosen });
 
   let body;
@@ -159,22 +159,14 @@ export default function ZoneCategoriesPage() {
             />
           )}
         />
-        <Autocomplete
-          multiple
-          size="small"
+        <IdMultiSelect
+          label="Zones"
           options={zoneOptions}
-          value={selectedZones}
+          value={chosen.zones}
+          onChange={(zones) => setChosen((c) => ({ ...c, zones }))}
           loading={zones.isPending && !!siteId}
-          getOptionLabel={(o) => o.name}
-          isOptionEqualToValue={(a, b) => a.id === b.id}
-          onChange={(_e, value) => setChosen((c) => ({ ...c, zones: value.map((z) => z.id) }))}
-          disableCloseOnSelect
           disabled={!siteId}
-          limitTags={2}
-          sx={{ flex: '1 1 240px', minWidth: { xs: '100%', sm: 240 }, maxWidth: { sm: 420 } }}
-          renderInput={(params) => (
-            <TextField {...params} label="Zones" placeholder={selectedZones.length ? '' : 'All'} />
-          )}
+          maxWidth={420}
         />
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
           <Button
