@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiError } from '../api/client';
 import { SnackbarProvider } from '../components/Snackbar';
-import { theme } from './theme';
+import { createAppTheme } from './theme';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -23,11 +23,14 @@ export function createQueryClient(): QueryClient {
 
 // Material's ThemeProvider renders exactly this for a theme without CSS variables (marking it
 // with `vars: null`), but it would also bring its CSS-variables provider into every page.
-const providedTheme = { ...theme, vars: null };
+// Built in the first render, a slice of its own, not in the task that evaluates the entry.
+const withoutVars = () => ({ ...createAppTheme(), vars: null });
+let providedTheme: ReturnType<typeof withoutVars> | undefined;
+const appTheme = () => (providedTheme ??= withoutVars());
 
 export function AppProviders({ client, children }: { client: QueryClient; children: ReactNode }) {
   return (
-    <ThemeProvider theme={providedTheme}>
+    <ThemeProvider theme={appTheme()}>
       <CssBaseline />
       <QueryClientProvider client={client}>
         <SnackbarProvider>{children}</SnackbarProvider>
