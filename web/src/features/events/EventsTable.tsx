@@ -9,7 +9,6 @@ import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import { Tooltip } from '../../components/Tooltip';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { memo, useCallback, useState, type ReactNode } from 'react';
@@ -23,28 +22,30 @@ import { useSiteNavigate } from '../access/SiteContext';
 import { eventThingPath, formatEventData, formatFirstTime, isMatched } from './eventLogic';
 import { useEventsPage, type EventFilter } from './queries';
 
+/**
+ * The tag with its state icons. Their hints are the icons' own titles, which the browser
+ * shows on hover: a page of rows then draws no tooltip components, on a phone's slow CPU.
+ */
 function TagCell({ event, compact }: { event: TrackEvent; compact: boolean }) {
   const matched = isMatched(event);
   return (
     <div className="event-tag">
       {matched ? (
-        <Tooltip title={event.thingName ? `Matched: ${event.thingName}` : 'Matched'}>
-          <CheckCircleOutline
-            fontSize="small"
-            color="success"
-            aria-label="matched"
-            data-testid="matched"
-          />
-        </Tooltip>
+        <CheckCircleOutline
+          fontSize="small"
+          color="success"
+          aria-label="matched"
+          titleAccess={event.thingName ? `Matched: ${event.thingName}` : 'Matched'}
+          data-testid="matched"
+        />
       ) : compact ? (
-        <Tooltip title="unmatched">
-          <HelpOutline
-            fontSize="small"
-            color="warning"
-            aria-label="unmatched"
-            data-testid="unmatched"
-          />
-        </Tooltip>
+        <HelpOutline
+          fontSize="small"
+          color="warning"
+          aria-label="unmatched"
+          titleAccess="unmatched"
+          data-testid="unmatched"
+        />
       ) : (
         <Chip
           size="small"
@@ -56,14 +57,13 @@ function TagCell({ event, compact }: { event: TrackEvent; compact: boolean }) {
       )}
       <span title={event.tag}>{event.tag}</span>
       {event.alarmTamper && (
-        <Tooltip title="Tamper alarm">
-          <NotificationImportant
-            fontSize="small"
-            color="error"
-            aria-label="Tamper alarm"
-            data-testid="tamper-alarm"
-          />
-        </Tooltip>
+        <NotificationImportant
+          fontSize="small"
+          color="error"
+          aria-label="Tamper alarm"
+          titleAccess="Tamper alarm"
+          data-testid="tamper-alarm"
+        />
       )}
     </div>
   );
