@@ -1,7 +1,7 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import ThemeProvider from '@mui/system/ThemeProvider';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
 import { SnackbarProvider } from '../components/Snackbar';
 import { createAppTheme } from './theme';
@@ -21,16 +21,13 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-// Material's ThemeProvider renders exactly this for a theme without CSS variables (marking it
-// with `vars: null`), but it would also bring its CSS-variables provider into every page.
-// Built in the first render, a slice of its own, not in the task that evaluates the entry.
-const withoutVars = () => ({ ...createAppTheme(), vars: null });
-let providedTheme: ReturnType<typeof withoutVars> | undefined;
-const appTheme = () => (providedTheme ??= withoutVars());
-
 export function AppProviders({ client, children }: { client: QueryClient; children: ReactNode }) {
+  // Material's ThemeProvider renders exactly this for a theme without CSS variables (marking it
+  // with `vars: null`), but it would also bring its CSS-variables provider into every page.
+  // Built in the first render, a slice of its own, not in the task that evaluates the entry.
+  const [theme] = useState(() => ({ ...createAppTheme(), vars: null }));
   return (
-    <ThemeProvider theme={appTheme()}>
+    <ThemeProvider theme={theme}>
       <CssBaseline />
       <QueryClientProvider client={client}>
         <SnackbarProvider>{children}</SnackbarProvider>
