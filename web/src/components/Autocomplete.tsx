@@ -1,13 +1,12 @@
 import Box from '@mui/material/Box';
 import type { AutocompleteProps, AutocompleteRenderInputParams } from '@mui/material/Autocomplete';
 import type { ChipTypeMap } from '@mui/material/Chip';
-import { lazy, Suspense, useId, type ComponentType, type ElementType } from 'react';
+import { useId, type ComponentType, type ElementType } from 'react';
+import { afterPaint, useAfterPaint } from './afterPaint';
 
-// Autocomplete and its popup code (about 17 KiB gzipped) load after the screen shows; until
-// then the field is drawn by its own renderInput, read-only, with its current value.
-const Lazy = lazy(() => import('@mui/material/Autocomplete')) as unknown as ComponentType<
-  AutocompleteProps<unknown, boolean, boolean, boolean>
->;
+// Autocomplete and its popup code (about 17 KiB gzipped) load after the screen has painted;
+// until then the field is drawn by its own renderInput, read-only, with its current value.
+const autocompleteModule = afterPaint(() => import('@mui/material/Autocomplete'));
 
 function defaultLabel(option: unknown): string {
   if (typeof option === 'string') return option;
@@ -26,6 +25,7 @@ export function Autocomplete<
   ChipComponent extends ElementType = ChipTypeMap['defaultComponent'],
 >(props: AutocompleteProps<Value, Multiple, DisableClearable, FreeSolo, ChipComponent>) {
   const id = useId();
+  const loaded = useAfterPaint(autocompleteModule);
   const label = (props.getOptionLabel as ((o: unknown) => string) | undefined) ?? defaultLabel;
   const value: unknown = props.value;
   const text = Array.isArray(value)
@@ -50,14 +50,15 @@ export function Autocomplete<
       htmlInput: { readOnly: true, value: text },
     },
   } as unknown as AutocompleteRenderInputParams;
-  const fallback = (
-    <Box sx={props.sx} className={props.className}>
-      {props.renderInput(params)}
-    </Box>
-  );
-  return (
-    <Suspense fallback={fallback}>
-      <Lazy {...(props as AutocompleteProps<unknown, boolean, boolean, boolean>)} />
-    </Suspense>
-  );
+  if (!loaded) {
+    return (
+      <Box sx={props.sx} className={props.className}>
+        {props.renderInput(params)}
+      </Box>
+    );
+  }
+  const Loaded = loaded.default as unknown as ComponentType<
+    AutocompleteProps<unknown, boolean, boolean, boolean>
+  >;
+  return <Loaded {...(props as AutocompleteProps<unknown, boolean, boolean, boolean>)} />;
 }
