@@ -26,6 +26,13 @@ export function Autocomplete<
 >(props: AutocompleteProps<Value, Multiple, DisableClearable, FreeSolo, ChipComponent>) {
   const id = useId();
   const loaded = useAfterPaint(autocompleteModule);
+  if (loaded) {
+    const Loaded = loaded.default as unknown as ComponentType<
+      AutocompleteProps<unknown, boolean, boolean, boolean>
+    >;
+    return <Loaded {...(props as AutocompleteProps<unknown, boolean, boolean, boolean>)} />;
+  }
+  // The stand-in: the field as its own renderInput draws it, read-only, with the value's text.
   const label = (props.getOptionLabel as ((o: unknown) => string) | undefined) ?? defaultLabel;
   const value: unknown = props.value;
   const text = Array.isArray(value)
@@ -50,15 +57,9 @@ export function Autocomplete<
       htmlInput: { readOnly: true, value: text },
     },
   } as unknown as AutocompleteRenderInputParams;
-  if (!loaded) {
-    return (
-      <Box sx={props.sx} className={props.className}>
-        {props.renderInput(params)}
-      </Box>
-    );
-  }
-  const Loaded = loaded.default as unknown as ComponentType<
-    AutocompleteProps<unknown, boolean, boolean, boolean>
-  >;
-  return <Loaded {...(props as AutocompleteProps<unknown, boolean, boolean, boolean>)} />;
+  return (
+    <Box sx={props.sx} className={props.className}>
+      {props.renderInput(params)}
+    </Box>
+  );
 }

@@ -24,8 +24,10 @@ export function afterPaint<T>(importer: () => Promise<T>): AfterPaintModule<T> {
   let loading: Promise<T> | undefined;
   const load = () => {
     if (!loading) {
-      const next = queue.then(nextPaint).then(importer);
-      loading = next.then((module) => (loaded = module));
+      loading = queue
+        .then(nextPaint)
+        .then(importer)
+        .then((module) => (loaded = module));
       // A failed download is tried again by the next screen that needs it.
       loading.catch(() => (loading = undefined));
       queue = loading.catch(() => undefined);
