@@ -1,9 +1,11 @@
+import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import ThemeProvider from '@mui/system/ThemeProvider';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ApiError } from '../api/client';
 import { SnackbarProvider } from '../components/Snackbar';
+import { createStyleCache } from './styleCache';
 import { createAppTheme } from './theme';
 
 export function createQueryClient(): QueryClient {
@@ -26,12 +28,15 @@ export function AppProviders({ client, children }: { client: QueryClient; childr
   // with `vars: null`), but it would also bring its CSS-variables provider into every page.
   // Built in the first render, a slice of its own, not in the task that evaluates the entry.
   const [theme] = useState(() => ({ ...createAppTheme(), vars: null }));
+  const [styleCache] = useState(createStyleCache);
   return (
-    <ThemeProvider theme={theme}>
-      <CssBaseline />
-      <QueryClientProvider client={client}>
-        <SnackbarProvider>{children}</SnackbarProvider>
-      </QueryClientProvider>
-    </ThemeProvider>
+    <CacheProvider value={styleCache}>
+      <ThemeProvider theme={theme}>
+        <CssBaseline />
+        <QueryClientProvider client={client}>
+          <SnackbarProvider>{children}</SnackbarProvider>
+        </QueryClientProvider>
+      </ThemeProvider>
+    </CacheProvider>
   );
 }
