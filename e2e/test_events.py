@@ -25,6 +25,8 @@ from e2e.tracking_data import (
 
 pytestmark = pytest.mark.usefixtures("patient_expect")
 
+# The Events page's rows per page.
+DEFAULT_PAGE_SIZE = 25
 # One refresh: pushed at once, or by polling every 5 s.
 ONE_REFRESH_MS = 6_000
 EVENTS_CALL = re.compile(r"/api/events\?")
@@ -228,3 +230,39 @@ def test_events_on_a_phone(
     shot(mobile_page, "events-phone")
     width = mobile_page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width
+
+
+# Adds up, from now on, how far the page's boxes move on their own (not after an input).
+WATCH_SHIFTS = """() => {
+    window.layoutShift = 0;
+    new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) {
+            if (!entry.hadRecentInput) window.layoutShift += entry.value;
+        }
+    }).observe({ type: 'layout-shift' });
+}"""
+
+
+def test_new_events_arrive_on_top_without_moving_the_page(
+    mobile_page: Page, console: Console, admin_api: APIRequestContext, floor: Floor
+) -> None:
+    # A full page, as at a busy site.
+    earlier = [short_tag() for _ in range(DEFAULT_PAGE_SIZE)]
+    post_reads(admin_api, floor.yard, [{"tag": tag} for tag in earlier])
+    assert wait_for_events(admin_api, floor.site, earlier[-1])
+    open_events(mobile_page, console, floor)
+    rows = mobile_page.get_by_role("grid", name="Events").get_by_role("row")
+    expect(rows).to_have_count(DEFAULT_PAGE_SIZE + 1)
+    mobile_page.evaluate(WATCH_SHIFTS)
+    first_row = rows.nth(1).text_content()
+    assert first_row
+
+    newer = short_tag()
+    post_reads(admin_api, floor.yard, [{"tag": newer}])
+    assert wait_for_events(admin_api, floor.site, newer)
+    # The newest event shows on top, the one that was on top below it.
+    expect(rows.nth(1)).to_contain_text(newer, timeout=ONE_REFRESH_MS)
+    expect(rows.nth(2)).to_have_text(first_row)
+    expect(rows).to_have_count(DEFAULT_PAGE_SIZE + 1)
+    # Each row kept its place and took the next event: nothing on the page moved.
+    assert mobile_page.evaluate("window.layoutShift") == 0

@@ -132,7 +132,7 @@ const tableSx = {
 
 /**
  * One row; memoised: a refresh keeps the objects of unchanged rows (TanStack Query shares
- * them), so only new or changed rows render again.
+ * them), so a row renders again only when its place shows another or a changed event.
  */
 const EventRow = memo(function EventRow({
   row,
@@ -226,8 +226,11 @@ export const EventsTable = memo(function EventsTable({
             </TableRow>
           </TableHead>
           <TableBody>
-            {rows.map((row) => (
-              <EventRow key={row._id} row={row} shown={shown} compact={mobile} onOpen={openThing} />
+            {/* Keyed by place, not by event: when new events arrive on top, each row keeps
+                its place and takes the next event, instead of every row sliding down (a layout
+                shift for every live update). */}
+            {rows.map((row, place) => (
+              <EventRow key={place} row={row} shown={shown} compact={mobile} onOpen={openThing} />
             ))}
           </TableBody>
         </Table>
