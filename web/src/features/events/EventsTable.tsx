@@ -10,7 +10,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import type { Theme } from '@mui/material/styles';
+import type { SxProps, Theme } from '@mui/material/styles';
 import { memo, useCallback, useState, type ReactNode } from 'react';
 import type { TrackEvent } from '../../api/types';
 import { NoRows } from '../../components/LoadFailure';
@@ -111,24 +111,35 @@ const columns: readonly Column[] = [
 
 const mobileColumns = columns.filter((c) => c.mobile);
 
-// Styles are set once on the table, not per cell: a page of rows then renders quickly.
-const tableSx = {
+// Styles are set once on the table, not per cell: a page of rows then renders quickly. The
+// rows are plain table rows and cells, drawn as MUI's TableRow and TableCell draw them.
+const tableSx: SxProps<Theme> = (theme) => ({
   tableLayout: 'fixed',
   width: '100%',
-  '& .MuiTableCell-root': {
+  '& th, & td': {
     overflow: 'hidden',
     textOverflow: 'ellipsis',
     whiteSpace: 'nowrap',
     height: 36,
     py: 0,
   },
-  '& th.MuiTableCell-root': { height: 40, fontWeight: 500 },
+  '& th': { height: 40, fontWeight: 500 },
+  '& tbody tr': { verticalAlign: 'middle', outline: 0 },
+  '& tbody tr:hover': { backgroundColor: theme.palette.action.hover },
+  '& tbody td': {
+    typography: 'body2',
+    color: theme.palette.text.primary,
+    textAlign: 'left',
+    padding: '0 16px',
+    borderBottom: `1px solid ${theme.lighten(theme.alpha(theme.palette.divider, 1), 0.88)}`,
+  },
+  '& tbody td.event-number': { textAlign: 'right' },
   '& .event-matched': { cursor: 'pointer' },
   '& .event-unmatched': { cursor: 'default' },
   '& .event-tag': { display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0 },
   '& .event-tag > span': { overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' },
   '& .event-tag .MuiChip-root': { height: 20, fontSize: 11 },
-} as const;
+});
 
 /**
  * One row; memoised: a refresh keeps the objects of unchanged rows (TanStack Query shares
@@ -147,18 +158,17 @@ const EventRow = memo(function EventRow({
 }) {
   const path = eventThingPath(row);
   return (
-    <TableRow
-      hover
+    <tr
       role="row"
       className={path ? 'event-matched' : 'event-unmatched'}
       onClick={path ? () => onOpen(path) : undefined}
     >
       {shown.map((c) => (
-        <TableCell key={c.field} role="gridcell" align={c.numeric ? 'right' : 'left'}>
+        <td key={c.field} role="gridcell" className={c.numeric ? 'event-number' : undefined}>
           {c.field === 'tag' ? <TagCell event={row} compact={compact} /> : c.value(row)}
-        </TableCell>
+        </td>
       ))}
-    </TableRow>
+    </tr>
   );
 });
 
