@@ -14,7 +14,6 @@ describe('the console’s style cache', () => {
     render(
       <AppProviders client={createQueryClient()}>
         <Box
-          data-testid="box"
           sx={{
             display: 'flex',
             userSelect: 'none',
