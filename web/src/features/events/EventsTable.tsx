@@ -121,9 +121,8 @@ const tableSx: SxProps<Theme> = (theme) => ({
     textOverflow: 'ellipsis',
     whiteSpace: 'nowrap',
     height: 36,
-    py: 0,
   },
-  '& th': { height: 40, fontWeight: 500 },
+  '& th': { height: 40, py: 0, fontWeight: 500 },
   '& tbody tr': { verticalAlign: 'middle', outline: 0 },
   '& tbody tr:hover': { backgroundColor: theme.palette.action.hover },
   '& tbody td': {
