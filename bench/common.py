@@ -326,6 +326,8 @@ class Tally:
     ingest_ms: list[float] = field(default_factory=list)
     console_requests: int = 0
     console_ms: list[float] = field(default_factory=list)
+    # When each console call was sent (monotonic), beside its milliseconds.
+    console_at: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
 
     def error(self, kind: str) -> None:
@@ -333,15 +335,24 @@ class Tally:
 
 
 async def post_reads(
-    url: str, key: str, batches_per_second: float, batch: int, end: float, tally: Tally, n: int
+    url: str,
+    key: str,
+    batches_per_second: float,
+    batch: int,
+    end: float,
+    tally: Tally,
+    n: int,
+    readers: int,
 ) -> None:
-    """One reader posting `batch` reads on a fixed schedule until `end` (monotonic)."""
+    """Reader `n` of `readers` posting `batch` reads on a fixed schedule until `end`
+    (monotonic). The readers' schedules are spread over the interval, as independent readers
+    are: in step, every reader's batch would arrive at the same instant."""
     tags = itertools.count()
     interval = 1 / batches_per_second
     async with httpx.AsyncClient(
         base_url=url, headers={"Authorization": f"Bearer {key}"}, timeout=30, verify=_TLS
     ) as client:
-        next_at = time.monotonic()
+        next_at = time.monotonic() + interval * n / readers
         for sent in itertools.count():
             # Behind schedule or not, the run ends on time.
             if next_at >= end or time.monotonic() >= end:
@@ -440,22 +451,31 @@ async def poll_console(
     token: str,
     end: float,
     tally: Tally,
-    offset: float,
+    first_at: float,
     paths: Sequence[str | Callable[[], str]] = CONSOLE_POLLS,
 ) -> None:
-    """A signed-in console polling `paths` every POLL_SECONDS until `end` (monotonic)."""
+    """A signed-in console polling `paths` every POLL_SECONDS from `first_at` until `end`
+    (both monotonic).
+
+    On a fixed schedule, as the console's query interval runs: a slow answer does not move
+    the next poll, and a poll due while one is still out is skipped."""
     cookies = {SESSION_COOKIE: token}
     async with httpx.AsyncClient(base_url=url, timeout=30, cookies=cookies, verify=_TLS) as client:
-        await asyncio.sleep(offset)
-        while time.monotonic() < end:
+        next_at = first_at
+        await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+        while next_at < end:
             for path in paths:
-                started = time.perf_counter()
+                sent = time.monotonic()
                 try:
                     response = await client.get(path if isinstance(path, str) else path())
                     tally.console_requests += 1
-                    tally.console_ms.append((time.perf_counter() - started) * 1000)
+                    tally.console_ms.append((time.monotonic() - sent) * 1000)
+                    tally.console_at.append(sent)
                     if response.status_code != 200:
                         tally.error(f"console {response.status_code}")
                 except httpx.HTTPError as error:
                     tally.error(f"console {type(error).__name__}")
-            await asyncio.sleep(POLL_SECONDS)
+            next_at += POLL_SECONDS
+            while next_at < time.monotonic():
+                next_at += POLL_SECONDS
+            await asyncio.sleep(max(0.0, next_at - time.monotonic()))

@@ -8,7 +8,12 @@ worker count of --workers (default 1 and one per core), each on a fresh database
 the last counts are compared with one worker in the same run. --stress is the harder
 figure: 1,000 polling consoles, no streams, 20,000 reads/s, 60 s.
 
-Figures of each run: poll p50/p95/p99 next to the same call on the idle server; reads/s
+The readers' batches are spread over their interval and each console polls on a fixed
+schedule, as the console's query interval runs (a slow answer does not move its next poll).
+
+Figures of each run: poll p50/p95/p99 next to the same call on the idle server, and p95/p99
+after the first WARM_SECONDS (15) next to those of the first (when every console's first call
+loads its session and the pool's new connections prepare their statements); reads/s
 accepted next to the rate asked, and the 429 answers; the processing backlog at its worst
 (reads waiting, as seconds of the input rate, and the age of the oldest); live streams held
 to the end; and the resident memory of every process of the server (supervisor, HTTP
@@ -57,6 +62,7 @@ ADMIN = "mixed.admin@example.com"
 ADMIN_PASSWORD = "Mixed-Load-Steady-2026"
 READERS = 8
 SAMPLE_SECONDS = 1.0
+WARM_SECONDS = 15
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -124,14 +130,15 @@ class Streams:
         self.errors[kind] = self.errors.get(kind, 0) + 1
 
 
-async def hold_stream(url: str, token: str, end: float, streams: Streams, offset: float) -> None:
-    """A console on a live page: its stream open until `end`, counting the notices."""
+async def hold_stream(url: str, token: str, end: float, streams: Streams, open_at: float) -> None:
+    """A console on a live page: its stream open from `open_at` until `end` (both monotonic),
+    counting the notices."""
     timeout = httpx.Timeout(30, read=None)
     cookies = {SESSION_COOKIE: token}
     async with httpx.AsyncClient(
         base_url=url, timeout=timeout, cookies=cookies, verify=_TLS
     ) as client:
-        await asyncio.sleep(offset)
+        await asyncio.sleep(max(0.0, open_at - time.monotonic()))
         try:
             async with client.stream("GET", "/api/live") as response:
                 if response.status_code != 200:
@@ -225,13 +232,16 @@ async def load(
     per_reader = args.rate / args.batch / READERS
     streams, worst = Streams(), Backlog()
     await asyncio.gather(
-        *(post_reads(url, key, per_reader, args.batch, end, tally, n) for n in range(READERS)),
         *(
-            poll_console(url, token, end, tally, POLL_SECONDS * i / len(pollers), (path,))
+            post_reads(url, key, per_reader, args.batch, end, tally, n, READERS)
+            for n in range(READERS)
+        ),
+        *(
+            poll_console(url, token, end, tally, started + POLL_SECONDS * i / len(pollers), (path,))
             for i, token in enumerate(pollers)
         ),
         *(
-            hold_stream(url, token, end, streams, POLL_SECONDS * i / len(watchers))
+            hold_stream(url, token, end, streams, started + POLL_SECONDS * i / len(watchers))
             for i, token in enumerate(watchers)
         ),
         watch_backlog(database, end, worst),
@@ -242,6 +252,9 @@ async def load(
     load_after = os.getloadavg()
     after = {p: rss_mib(p) for p in processes}
     peaks = {p: peak_rss_mib(p) for p in processes}
+    warm = [at < started + WARM_SECONDS for at in tally.console_at]
+    cold_ms = [ms for ms, cold in zip(tally.console_ms, warm, strict=True) if cold]
+    warm_ms = [ms for ms, cold in zip(tally.console_ms, warm, strict=True) if not cold]
     errors = {**tally.errors, **streams.errors}
     shown = ", ".join(f"{k}: {v}" for k, v in sorted(errors.items())) or "none"
     refused = tally.errors.get("ingest 429", 0)
@@ -261,6 +274,14 @@ async def load(
             Figure(
                 "poll p99", percentile(tally.console_ms, 0.99), "ms", "idle server p99",
                 percentile(idle, 0.99),
+            ),
+            *(
+                Figure(
+                    f"poll p{share * 100:.0f} after the first {WARM_SECONDS} s",
+                    percentile(warm_ms, share), "ms", f"first {WARM_SECONDS} s",
+                    percentile(cold_ms, share),
+                )
+                for share in (0.95, 0.99)
             ),
             Figure("reads/s accepted", tally.reads / elapsed, "/s", "asked", args.rate),
             Figure("ingest answered 429", refused, "", "accepted", len(tally.ingest_ms)),

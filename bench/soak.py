@@ -102,9 +102,12 @@ async def soak(url: str, pid: int, args: argparse.Namespace, key: str, database:
     end = started + args.minutes * 60
     per_reader = args.rate / args.batch / READERS
     tasks = [
-        *(post_reads(url, key, per_reader, args.batch, end, tally, n) for n in range(READERS)),
         *(
-            poll_console(url, token, end, tally, POLL_SECONDS * i / len(tokens))
+            post_reads(url, key, per_reader, args.batch, end, tally, n, READERS)
+            for n in range(READERS)
+        ),
+        *(
+            poll_console(url, token, end, tally, started + POLL_SECONDS * i / len(tokens))
             for i, token in enumerate(tokens)
         ),
     ]
