@@ -1,6 +1,5 @@
 """create_app(): the API under /api and the built console at /."""
 
-import gc
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
@@ -32,7 +31,7 @@ from tagtrack.core.signing import load_install_secret
 from tagtrack.core.static import HashedAssets
 from tagtrack.core.wakeups import MAIL_CHANNEL, Wakeups, listening
 from tagtrack.core.web_security import SameOriginWrites, SecurityHeaders
-from tagtrack.core.workers import SharedStatus
+from tagtrack.core.workers import SharedStatus, settle_heap
 from tagtrack.demo.seed import SITES as DEMO_SITES
 from tagtrack.demo.simulator import running_simulator
 from tagtrack.endpoints.router import router as endpoints_router
@@ -256,10 +255,7 @@ def create_app(
                     app.state.processing = shared.processing
                     app.state.mqtt = shared.mqtt if settings.mqtt_url else None
                     app.state.mail_sender = None
-                    # What a worker holds once started (modules, routes, mappers) is never
-                    # garbage: out of the cycle collector's way, its collections stay short.
-                    gc.collect()
-                    gc.freeze()
+                    settle_heap()
                     yield
                     return
                 async with singletons(
