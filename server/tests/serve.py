@@ -34,6 +34,14 @@ class Served:
     def text(self) -> str:
         return "".join(self.output)
 
+    def listening(self, port: int) -> bool:
+        """Whether this server said it serves on `port` (its supervisor's start-up line)."""
+        plain = re.sub(r"\x1b\[[0-9;]*m", "", self.text())
+        return any(
+            re.search(r"\bserving\b", line) and re.search(rf"\bport\W+{port}\b", line)
+            for line in plain.splitlines()
+        )
+
     def printed(self, label: str) -> str | None:
         found = re.findall(rf"{label}: (\S+)", self.text())
         return found[-1] if found else None
@@ -85,7 +93,12 @@ def serve(
             if process.poll() is not None:
                 raise RuntimeError(f"server exited early:\n{served.text()}")
             try:
-                if httpx.get(f"{served.url}/healthz", timeout=1).status_code == 200:
+                # Another server may answer on the port: a parallel run picked the same free
+                # one and listened first (this one then fails to). Only this one's start counts.
+                if (
+                    served.listening(port)
+                    and httpx.get(f"{served.url}/healthz", timeout=1).status_code == 200
+                ):
                     break
             except httpx.HTTPError:
                 pass
