@@ -166,10 +166,10 @@ def offset_day(now: datetime) -> tuple[datetime, datetime]:
 
 def app_count_sql(floor: Floor, after: datetime, before: datetime) -> str:
     """The Events page's total as the app counts it, with its values in the text."""
-    stmt = EventRepository(cast(AsyncSession, None)).count_statement(
+    stmt, values = EventRepository(cast(AsyncSession, None)).count_statement(
         floor.org_id, [floor.site_id], after=after, before=before, endpoints=[], thing=""
     )
-    compiled = stmt.compile(
+    compiled = stmt.params(values).compile(
         dialect=registry.load("postgresql")(), compile_kwargs={"literal_binds": True}
     )
     return str(compiled)

@@ -203,7 +203,7 @@ async def test_events_list_filters_and_counts(org_factory: Any, floor: Floor) ->
     tag = epc()
     thing = await mine.thing("Ladder", tag)
     unknown = epc()
-    await mine.read(a, tag, 0)
+    await mine.read(a, tag, 0, data={"cFloat0": 21.5})
     await mine.read(b, tag, 300)
     await mine.read(a, unknown, 600)
     viewer = org.client("Viewer")
@@ -216,6 +216,16 @@ async def test_events_list_filters_and_counts(org_factory: Any, floor: Floor) ->
     assert rows[0]["matched"] is False and rows[0]["thing"] == "7" * 24
     assert rows[2]["zone"] == zone.id and rows[2]["zoneName"] == zone.name
     assert rows[2]["thingName"] == "Ladder" and rows[2]["endpointName"] == a.name
+    assert rows[2] == {
+        "_id": rows[2]["_id"], "tag": tag, "time": iso(0), "firstTime": iso(0), "repeatCount": 1,
+        "direction": "IN", "endpoint": a.id, "endpointName": a.name, "thing": thing.id,
+        "thingName": "Ladder", "matched": True, "locationTag": "", "locationTagName": "",
+        "antenna": 0, "zone": zone.id, "zoneName": zone.name, "alarmTamper": False,
+        "data": {"cFloat0": 21.5}, "site": site,
+    }  # fmt: skip
+    assert (rows[0]["thingName"], rows[0]["data"]) == ("", {"cFloat0": None})
+    second = await viewer.get("/api/events", params={"site": site, "limit": 2, "page": 1})
+    assert [r["_id"] for r in second.json()] == [rows[2]["_id"]]
     only_a = await viewer.get("/api/events", params={"site": site, "endpoint": f"{a.id}"})
     assert only_a.headers["x-total-count"] == "2"
     both = await viewer.get("/api/events", params={"endpoint": f"{a.id},{b.id}", "limit": 1})

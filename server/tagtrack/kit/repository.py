@@ -60,6 +60,15 @@ class Repository(Generic[M]):
         raw = await connection.get_raw_connection()
         return raw.driver_connection
 
+    async def plain_rows(
+        self, stmt: Select[Any], values: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """Rows as dicts by column label, for a response model to read in one call (reading
+        a row's columns one attribute at a time costs more than the query's own work)."""
+        result = await self.session.execute(stmt, values)
+        keys = tuple(result.keys())
+        return [dict(zip(keys, row, strict=True)) for row in result]
+
     async def exists(self, stmt: Select[Any]) -> bool:
         return (await self.session.execute(stmt.limit(1))).first() is not None
 

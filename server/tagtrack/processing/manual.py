@@ -10,7 +10,6 @@ from tagtrack.access.principal import Principal
 from tagtrack.core.errors import NotFound
 from tagtrack.events.repository import EventRepository
 from tagtrack.events.schemas import EventRead, ManualEvent
-from tagtrack.events.service import event_read
 from tagtrack.models import Zone
 from tagtrack.models.base import utcnow
 from tagtrack.processing.repository import ReadRow
@@ -38,7 +37,7 @@ class ManualReadService:
         if await self.things.by_tag(principal.org_id, tag) is None:
             raise NotFound(f"No thing carries the tag {tag}")
         await self.put_in_zone(principal.org_id, zone, [tag])
-        return event_read(await self.events.latest_for_tag(principal.org_id, tag))
+        return EventRead.model_validate(await self.events.latest_for_tag(principal.org_id, tag))
 
     async def put_in_zone(
         self, org_id: str, zone: Zone, tags: Sequence[str], fresh: FreshThings | None = None
