@@ -20,7 +20,12 @@ from tagtrack.categories.router import pickers as categories_pickers_router
 from tagtrack.categories.router import router as categories_router
 from tagtrack.core.api_docs import install_api_docs
 from tagtrack.core.config import Settings, get_settings
-from tagtrack.core.db import create_engine, create_sessionmaker, resolve_database_url
+from tagtrack.core.db import (
+    create_engine,
+    create_sessionmaker,
+    fill_pool,
+    resolve_database_url,
+)
 from tagtrack.core.errors import NotFound, install_error_handlers
 from tagtrack.core.housekeeping import housekeeping
 from tagtrack.core.limits import BodySizeLimit
@@ -35,6 +40,7 @@ from tagtrack.core.workers import SharedStatus, settle_heap
 from tagtrack.demo.seed import SITES as DEMO_SITES
 from tagtrack.demo.simulator import running_simulator
 from tagtrack.endpoints.router import router as endpoints_router
+from tagtrack.events.repository import EventRepository
 from tagtrack.events.router import router as events_router
 from tagtrack.exceptions.router import router as exceptions_router
 from tagtrack.images.processing import MAX_UPLOAD_BYTES
@@ -115,6 +121,11 @@ DOCUMENTED = (
 # two hundred), and these answer the calls that come all day, readers' reads and the Events
 # page's polls. No path of theirs is also another router's.
 BUSIEST = (ingest_router, events_router)
+
+
+async def _prepare_statements(session: AsyncSession) -> None:
+    """The statements every open console runs every few seconds."""
+    await EventRepository(session).prepare()
 
 
 def api_router() -> APIRouter:
@@ -255,6 +266,7 @@ def create_app(
                     app.state.processing = shared.processing
                     app.state.mqtt = shared.mqtt if settings.mqtt_url else None
                     app.state.mail_sender = None
+                    await fill_pool(engine, _prepare_statements)
                     settle_heap()
                     yield
                     return

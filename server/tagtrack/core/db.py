@@ -1,8 +1,9 @@
 """Database engine, the embedded server and the per-request session."""
 
+import asyncio
 import os
 import tempfile
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -79,12 +80,42 @@ def _drop_closed(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
         raise DisconnectionError("the database closed this connection")
 
 
+POOL_SIZE = 20
+
+
 def create_engine(url: str) -> AsyncEngine:
     # Connections opened beyond the pool are closed when returned; under a steady load that
     # churn (a new backend and its type set-up each time) costs more than idle connections.
-    engine = create_async_engine(url, pool_size=20, max_overflow=10)
+    engine = create_async_engine(url, pool_size=POOL_SIZE, max_overflow=10)
     event.listen(engine.sync_engine, "checkout", _drop_closed)
     return engine
+
+
+async def fill_pool(
+    engine: AsyncEngine, prepare: Callable[[AsyncSession], Awaitable[object]]
+) -> int:
+    """Open the pool's connections and run `prepare` on each before the first request; how
+    many it opened.
+
+    Otherwise the first requests of a busy server each wait for a new backend, its type
+    set-up and the preparing of their statements, all at once: seconds at a start under load.
+    A database that refuses some (its connection limit) leaves them to be opened on demand.
+    """
+
+    async def one() -> None:
+        async with engine.connect() as connection:
+            await prepare(AsyncSession(bind=connection))
+            await connection.rollback()
+
+    outcomes = await asyncio.gather(*(one() for _ in range(POOL_SIZE)), return_exceptions=True)
+    failures = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
+    if failures:
+        log.warning(
+            "opened fewer database connections ahead",
+            opened=POOL_SIZE - len(failures),
+            error=str(failures[0]),
+        )
+    return POOL_SIZE - len(failures)
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
