@@ -13,12 +13,17 @@ import pytest
 from sqlalchemy import text, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from tagtrack.access.cache import PrincipalCache
 from tagtrack.access.dependencies import SESSION_COOKIE
+from tagtrack.access.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.main import create_app
 from tagtrack.models import User
 from tests.conftest import Org, make_client
 from tests.helpers import assert_error, heard_by, signed_in_user
+
+# The console's Events page polls this often (EVENTS_POLL_MS in web/src/features/events).
+EVENTS_POLL_SECONDS = 5.0
 
 
 @pytest.fixture
@@ -196,3 +201,19 @@ async def test_a_connection_the_database_ended_is_replaced(
         await asyncio.sleep(0)
     for _ in range(3):
         assert (await client.get("/api/users/me")).status_code == 200
+
+
+def test_a_console_polling_every_few_seconds_finds_its_caller_kept() -> None:
+    """Changes are notified, so a caller is kept far longer than the console's poll interval:
+    its polls are not each a lookup of the session, the user and the role rules."""
+    now = [0.0]
+    cache = PrincipalCache(clock=lambda: now[0])
+    cache.connected.set()
+    principal = Principal("u" * 24, "o" * 24, "Ann", "ann", (), ())
+    cache.put("token", principal, cache.generation)
+    for _ in range(10):
+        now[0] += EVENTS_POLL_SECONDS
+        kept = cache.get("token")
+        assert kept is not None and kept.principal == principal
+    cache.forget()  # a notice of a change
+    assert cache.get("token") is None

@@ -31,7 +31,10 @@ from tagtrack.core.listening import Listener, Notice, listener_dsn
 from tagtrack.core.tasks import running
 
 PRINCIPALS_CHANNEL = "tagtrack_principals"
-TTL_SECONDS = 5.0
+# A safety net: every change to an answer is notified (above). Far longer than a console's
+# 5-s polls, which at a limit of 5 s found their caller gone at about every other poll and
+# read the session, the user and the role rules again.
+TTL_SECONDS = 60.0
 MAX_ENTRIES = 10_000
 # Writes that change who a token is (the tables the notifying triggers watch). New sessions
 # and a session's idle deadline moving on change no one's answer.
