@@ -1,4 +1,4 @@
-"""Callers kept for a few seconds by each server process are forgotten the moment who they
+"""Callers kept for up to a minute by each server process are forgotten the moment who they
 are changes: signed out, their roles or sites changed, deleted or deactivated, an API key
 deleted. In the process that made the change at once; in every other process serving the
 same database once PostgreSQL's notice reaches it. And the pool drops a connection the

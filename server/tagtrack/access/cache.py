@@ -1,4 +1,4 @@
-"""Who each session token or API key is, kept for a few seconds by every server process.
+"""Who each session token or API key is, kept for up to a minute by every server process.
 
 Every request starts by finding its caller: the session, the user and the rules of their
 roles. A console polling a page asks that same question every few seconds, so each process
