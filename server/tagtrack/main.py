@@ -5,7 +5,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcon
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.routing import APIRoute
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -53,6 +53,7 @@ from tagtrack.ingest.openapi import payload_schemas
 from tagtrack.ingest.router import router as ingest_router
 from tagtrack.ingest.router import user_router as user_reads_router
 from tagtrack.ingest.service import Admission
+from tagtrack.kit.routing import copy_routes
 from tagtrack.live.hub import LiveHub, live_listener
 from tagtrack.live.router import router as live_router
 from tagtrack.locationtags.router import router as locationtags_router
@@ -128,18 +129,18 @@ async def _prepare_statements(session: AsyncSession) -> None:
     await EventRepository(session).prepare()
 
 
-def api_router() -> APIRouter:
-    api = APIRouter(prefix="/api")
+def install_api(app: FastAPI) -> None:
+    """The API's routes and the probes, in the application's own list of routes."""
     for router in (*BUSIEST, *(r for r in DOCUMENTED if r not in BUSIEST)):
-        api.include_router(router)
+        copy_routes(router, app.router, prefix="/api")
 
-    @api.api_route(
-        "/{path:path}", methods=["GET", "POST", "PUT", "DELETE"], include_in_schema=False
+    @app.api_route(
+        "/api/{path:path}", methods=["GET", "POST", "PUT", "DELETE"], include_in_schema=False
     )
     async def unknown_api(path: str) -> None:
         raise NotFound(f"No API route /api/{path}")
 
-    return api
+    copy_routes(probes, app.router)
 
 
 def _demo_simulator(
@@ -320,7 +321,6 @@ def create_app(
     app.add_middleware(RequestId)
     _document_schemas(app, payload_schemas())
     install_api_docs(app, settings.web_dist)
-    app.include_router(api_router())
-    app.include_router(probes)
+    install_api(app)
     _mount_console(app, settings.web_dist)
     return app
