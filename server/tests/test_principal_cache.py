@@ -18,7 +18,7 @@ from tagtrack.access.dependencies import SESSION_COOKIE
 from tagtrack.access.principal import Principal
 from tagtrack.core.config import Settings
 from tagtrack.main import create_app
-from tagtrack.models import User
+from tagtrack.models import AccessRule, User
 from tests.conftest import Org, make_client
 from tests.helpers import assert_error, heard_by, signed_in_user
 
@@ -217,3 +217,28 @@ def test_a_console_polling_every_few_seconds_finds_its_caller_kept() -> None:
         assert kept is not None and kept.principal == principal
     cache.forget()  # a notice of a change
     assert cache.get("token") is None
+
+
+async def test_a_roles_rights_are_read_once_for_its_sessions_and_again_when_they_change(
+    app, org_factory, sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Every session of a role shares the rights read for the first; a rule changed in the
+    database (by another tool) reaches them all at once."""
+    org: Org = await org_factory()
+    first, _ = await signed_in_user(app, sessionmaker, org, ["Viewer"], name="First")
+    second, _ = await signed_in_user(app, sessionmaker, org, ["Viewer"], name="Second")
+    viewer = org.role_ids["Viewer"]
+    assert_error(await first.get("/api/users"), 403, "forbidden")
+    read = app.state.principals.role_grants[(org.id, (viewer,))][0]
+    assert_error(await second.get("/api/users"), 403, "forbidden")
+    assert app.state.principals.role_grants[(org.id, (viewer,))][0] is read
+
+    async with heard_by(app), sessionmaker() as session, session.begin():
+        await session.execute(
+            update(AccessRule)
+            .where(AccessRule.org_id == org.id, AccessRule.role_id == viewer)
+            .where(AccessRule.resource == "users")
+            .values(create=True)
+        )
+    assert (await first.get("/api/users")).status_code == 200
+    assert (await second.get("/api/users")).status_code == 200

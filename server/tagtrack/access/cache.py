@@ -17,7 +17,7 @@ never later than the database's; at and past it the database is asked again.
 
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -26,7 +26,7 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from tagtrack.access.principal import Principal
+from tagtrack.access.principal import Grant, Principal
 from tagtrack.core.listening import Listener, Notice, listener_dsn
 from tagtrack.core.tasks import running
 
@@ -73,6 +73,9 @@ class PrincipalCache(Listener):
         self.ttl = ttl
         self.clock = clock
         self.entries: dict[str, Kept] = {}
+        # The rights of each set of roles: every console of a role has the same, and a start
+        # under load would otherwise read them once for each session it meets.
+        self.role_grants: dict[tuple[str, tuple[str, ...]], tuple[dict[str, Grant], float]] = {}
         # Bumped at every forgetting: a lookup that began before one keeps nothing.
         self.generation = 0
         self.notices = 0
@@ -90,6 +93,7 @@ class PrincipalCache(Listener):
     def forget(self) -> None:
         self.generation += 1
         self.entries.clear()
+        self.role_grants.clear()
 
     def get(self, key: str) -> Kept | None:
         if not self.connected.is_set():
@@ -113,6 +117,25 @@ class PrincipalCache(Listener):
         if len(self.entries) >= MAX_ENTRIES:
             self.entries.clear()
         self.entries[key] = Kept(principal, expires_at, created_at, self.clock())
+
+    def grants_of(self, org_id: str, role_ids: Sequence[str]) -> dict[str, Grant] | None:
+        """The rights these roles were last found to grant, if still kept."""
+        if not self.connected.is_set():
+            return None
+        kept = self.role_grants.get((org_id, tuple(sorted(role_ids))))
+        if kept is None or self.clock() - kept[1] > self.ttl:
+            return None
+        return kept[0]
+
+    def put_grants(
+        self, org_id: str, role_ids: Sequence[str], grants: dict[str, Grant], generation: int
+    ) -> None:
+        """Keep what a lookup begun at `generation` found, unless something changed since."""
+        if generation != self.generation or not self.connected.is_set():
+            return
+        if len(self.role_grants) >= MAX_ENTRIES:
+            self.role_grants.clear()
+        self.role_grants[(org_id, tuple(sorted(role_ids)))] = (grants, self.clock())
 
     def moved_deadline(self, key: str, kept: Kept, expires_at: datetime) -> None:
         """This process moved the session's idle deadline on."""

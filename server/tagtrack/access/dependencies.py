@@ -90,8 +90,11 @@ async def _principal(request: Request, session: AsyncSession, *, extend: bool) -
     if found is None:
         raise Unauthorized("Session expired or signed out")
     user = found.user
-    rules = await RoleRepository(session).rules_for_roles(user.org_id, user.role_ids)
-    grants = merge_grants((r.resource, r.create, r.modify, r.delete) for r in rules)
+    grants = cache.grants_of(user.org_id, user.role_ids)
+    if grants is None:
+        rules = await RoleRepository(session).rules_for_roles(user.org_id, user.role_ids)
+        grants = merge_grants((r.resource, r.create, r.modify, r.delete) for r in rules)
+        cache.put_grants(user.org_id, user.role_ids, grants, generation)
     principal = Principal(
         user_id=user.id,
         org_id=user.org_id,
