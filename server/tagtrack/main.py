@@ -36,7 +36,7 @@ from tagtrack.core.signing import load_install_secret
 from tagtrack.core.static import HashedAssets
 from tagtrack.core.wakeups import MAIL_CHANNEL, Wakeups, listening
 from tagtrack.core.web_security import SameOriginWrites, SecurityHeaders
-from tagtrack.core.workers import SharedStatus, settle_heap
+from tagtrack.core.workers import SharedStatus, settle_heap, worker_count
 from tagtrack.demo.seed import SITES as DEMO_SITES
 from tagtrack.demo.simulator import running_simulator
 from tagtrack.endpoints.router import router as endpoints_router
@@ -252,7 +252,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         url = database_url or resolve_database_url(settings.database_url, settings.data_dir)
-        engine = create_engine(url)
+        engine = create_engine(url, settings.database_pool_size)
         app.state.engine = engine
         app.state.sessionmaker = create_sessionmaker(engine)
         secret = settings.secret_key or await load_install_secret(app.state.sessionmaker)
@@ -267,7 +267,7 @@ def create_app(
                     app.state.processing = shared.processing
                     app.state.mqtt = shared.mqtt if settings.mqtt_url else None
                     app.state.mail_sender = None
-                    await fill_pool(engine, _prepare_statements)
+                    await fill_pool(engine, _prepare_statements, worker_count(settings))
                     settle_heap()
                     yield
                     return

@@ -68,6 +68,9 @@ def serve(
         # One HTTP worker, unless a test asks for more (test_serve_workers does): each worker
         # is a process that imports the whole server, seconds of CPU at every start.
         "TAGTRACK_WORKERS": "1",
+        # Test servers run side by side on one database server (its 100 connections): each
+        # keeps a few open, not a production worker's twenty.
+        "TAGTRACK_DATABASE_POOL_SIZE": "4",
         **env,
     }
     process = subprocess.Popen(

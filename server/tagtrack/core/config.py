@@ -23,6 +23,10 @@ class Settings(BaseSettings):
     port: int = 8000
     # HTTP worker processes of `tagtrack serve` (0: one per core it may use).
     workers: int = 0
+    # Database connections each process keeps open, and half as many more at busy moments.
+    # Every HTTP worker opens its own at start: workers x this stays within the database's
+    # max_connections with room for the other processes.
+    database_pool_size: int = 20
     storage_url: str = ""
     smtp_url: str = ""
     mqtt_url: str = ""

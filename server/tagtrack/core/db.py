@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.ext.asyncio import (
@@ -82,40 +82,51 @@ def _drop_closed(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
 
 POOL_SIZE = 20
 
+ROOM = text(
+    "SELECT current_setting('max_connections')::int"
+    " - current_setting('superuser_reserved_connections')::int"
+    " - (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend')"
+)
 
-def create_engine(url: str) -> AsyncEngine:
+
+def create_engine(url: str, pool_size: int = POOL_SIZE) -> AsyncEngine:
     # Connections opened beyond the pool are closed when returned; under a steady load that
     # churn (a new backend and its type set-up each time) costs more than idle connections.
-    engine = create_async_engine(url, pool_size=POOL_SIZE, max_overflow=10)
+    engine = create_async_engine(url, pool_size=pool_size, max_overflow=pool_size // 2)
     event.listen(engine.sync_engine, "checkout", _drop_closed)
     return engine
 
 
 async def fill_pool(
-    engine: AsyncEngine, prepare: Callable[[AsyncSession], Awaitable[object]]
+    engine: AsyncEngine, prepare: Callable[[AsyncSession], Awaitable[object]], workers: int = 1
 ) -> int:
     """Open the pool's connections and run `prepare` on each before the first request; how
     many it opened.
 
     Otherwise the first requests of a busy server each wait for a new backend, its type
     set-up and the preparing of their statements, all at once: seconds at a start under load.
-    A database that refuses some (its connection limit) leaves them to be opened on demand.
+    Of the connections the database has free, the `workers` filling their pools together take
+    half at most, so the processing process, the other clients and the busy moments find
+    theirs; a database that refuses some anyway (a role's limit) leaves them for later.
     """
+    async with engine.connect() as connection:
+        room: int = await connection.scalar(ROOM) or 0
+    pool_size: int = engine.pool.size()  # type: ignore[attr-defined]
+    wanted = max(1, min(pool_size, room // (2 * workers)))
 
     async def one() -> None:
         async with engine.connect() as connection:
             await prepare(AsyncSession(bind=connection))
             await connection.rollback()
 
-    outcomes = await asyncio.gather(*(one() for _ in range(POOL_SIZE)), return_exceptions=True)
+    outcomes = await asyncio.gather(*(one() for _ in range(wanted)), return_exceptions=True)
     failures = [outcome for outcome in outcomes if isinstance(outcome, Exception)]
+    opened = wanted - len(failures)
     if failures:
         log.warning(
-            "opened fewer database connections ahead",
-            opened=POOL_SIZE - len(failures),
-            error=str(failures[0]),
+            "opened fewer database connections ahead", opened=opened, error=str(failures[0])
         )
-    return POOL_SIZE - len(failures)
+    return opened
 
 
 def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -255,7 +255,7 @@ async def supervise(settings: Settings, url: str, count: int, admission: "Admiss
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    engine = create_engine(url)
+    engine = create_engine(url, settings.database_pool_size)
     sessionmaker = create_sessionmaker(engine)
     shared = SharedStatus()
     code = 0

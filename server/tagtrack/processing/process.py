@@ -145,7 +145,7 @@ async def run_worker(
     lifeline: asyncio.StreamReader | None,
 ) -> None:
     """The worker loop until stdin ends (the parent is gone) or SIGTERM/SIGINT arrives."""
-    engine = create_engine(database_url)
+    engine = create_engine(database_url, settings.database_pool_size)
     try:
         wakeups = Wakeups()
         worker = ProcessingWorker(
