@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import text, update
+from sqlalchemy import event, text, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.access.cache import PrincipalCache
@@ -242,3 +242,27 @@ async def test_a_roles_rights_are_read_once_for_its_sessions_and_again_when_they
         )
     assert (await first.get("/api/users")).status_code == 200
     assert (await second.get("/api/users")).status_code == 200
+
+
+async def test_a_caller_not_kept_is_read_with_its_user_in_one_statement(
+    app, org_factory, sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    """The first call of each console after a start: its session and user in one round trip."""
+    org: Org = await org_factory()
+    client, _ = await signed_in_user(app, sessionmaker, org, ["Viewer"], name="Reader")
+    await kept(app, client)
+    app.state.principals.forget()
+    sent: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        sent.append(statement)
+
+    engine = app.state.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        assert (await client.get("/api/users/me")).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    sessions = [statement for statement in sent if "user_sessions" in statement]
+    assert len(sessions) == 1, sent
+    assert "FROM users JOIN user_sessions" in sessions[0]

@@ -29,26 +29,25 @@ class AuthRepository:
         deadline on (unless extend is False), never past the lifetime.
 
         The session (a global table, found by its token) names the organization; the user is
-        then read within it."""
-        user_session = await self.session.scalar(
-            select(UserSession).where(
-                UserSession.token_hash == token_hash,
-                UserSession.expires_at > now,
-                UserSession.created_at > now - lifetime,
+        joined within it, in the same statement."""
+        found = (
+            await self.session.execute(
+                select(User, UserSession.expires_at, UserSession.created_at)
+                .join(
+                    UserSession,
+                    (UserSession.org_id == User.org_id) & (UserSession.user_id == User.id),
+                )
+                .where(
+                    UserSession.token_hash == token_hash,
+                    UserSession.expires_at > now,
+                    UserSession.created_at > now - lifetime,
+                    User.active.is_(True),
+                )
             )
-        )
-        if user_session is None:
+        ).first()
+        if found is None:
             return None
-        user = await self.session.scalar(
-            select(User).where(
-                User.org_id == user_session.org_id,
-                User.id == user_session.user_id,
-                User.active.is_(True),
-            )
-        )
-        if user is None:
-            return None
-        expires_at, created_at = user_session.expires_at, user_session.created_at
+        user, expires_at, created_at = found
         if extend:
             expires_at = await self.extend_session(
                 token_hash, now, expires_at, created_at, idle, lifetime
