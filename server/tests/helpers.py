@@ -1,10 +1,11 @@
 """Small assertions and builders shared by the API tests."""
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import httpx
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.models import User
@@ -84,3 +85,19 @@ async def signed_in_user(
     assert response.status_code == 200, response.text
     org.clients[f"{name}-{user_id}"] = client  # closed with the organization's clients
     return client, user_id
+
+
+@contextmanager
+def statements_seen(app: Any) -> Iterator[list[tuple[str, bool]]]:
+    """Each statement the app sends meanwhile, and whether its connection was in autocommit."""
+    seen: list[tuple[str, bool]] = []
+
+    def record(conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        seen.append((statement, bool(conn.connection.dbapi_connection.autocommit)))
+
+    engine = app.state.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", record)

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import event, text, update
+from sqlalchemy import text, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.access.cache import PrincipalCache
@@ -20,7 +20,7 @@ from tagtrack.core.config import Settings
 from tagtrack.main import create_app
 from tagtrack.models import AccessRule, User
 from tests.conftest import Org, make_client
-from tests.helpers import assert_error, heard_by, signed_in_user
+from tests.helpers import assert_error, heard_by, signed_in_user, statements_seen
 
 # The console's Events page polls this often (EVENTS_POLL_MS in web/src/features/events).
 EVENTS_POLL_SECONDS = 5.0
@@ -252,17 +252,9 @@ async def test_a_caller_not_kept_is_read_with_its_user_in_one_statement(
     client, _ = await signed_in_user(app, sessionmaker, org, ["Viewer"], name="Reader")
     await kept(app, client)
     app.state.principals.forget()
-    sent: list[str] = []
-
-    def record(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        sent.append(statement)
-
-    engine = app.state.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
+    with statements_seen(app) as seen:
         assert (await client.get("/api/users/me")).status_code == 200
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
+    sent = [statement for statement, _ in seen]
     sessions = [statement for statement in sent if "user_sessions" in statement]
     assert len(sessions) == 1, sent
     assert "FROM users JOIN user_sessions" in sessions[0]

@@ -2,35 +2,17 @@
 BEGIN and COMMIT; every other request still runs in one transaction, on the same pooled
 connections; and a poll still moves the session's idle deadline."""
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import event, select, update
+from sqlalchemy import select, update
 
 from tagtrack.access.dependencies import SESSION_COOKIE
 from tagtrack.core.security import token_hash
 from tagtrack.models import UserSession
 from tagtrack.models.base import utcnow
 from tests.conftest import Org
-from tests.helpers import signed_in_user
-
-
-@contextmanager
-def statements_seen(app: Any) -> Iterator[list[tuple[str, bool]]]:
-    """Each statement the app sends meanwhile, and whether its connection was in autocommit."""
-    seen: list[tuple[str, bool]] = []
-
-    def record(conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
-        seen.append((statement, bool(conn.connection.dbapi_connection.autocommit)))
-
-    engine = app.state.engine.sync_engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
+from tests.helpers import signed_in_user, statements_seen
 
 
 async def test_polls_run_outside_a_transaction_and_writes_inside_one(

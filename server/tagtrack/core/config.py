@@ -5,6 +5,8 @@ from pathlib import Path
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+# Database connections each process keeps open, and half as many more at busy moments.
+DEFAULT_DATABASE_POOL_SIZE = 20
 # The built console: inside the installed wheel, or web/dist of the source tree.
 _PACKAGED_WEB = Path(__file__).resolve().parents[1] / "web"
 DEFAULT_WEB_DIST = (
@@ -23,10 +25,9 @@ class Settings(BaseSettings):
     port: int = 8000
     # HTTP worker processes of `tagtrack serve` (0: one per core it may use).
     workers: int = 0
-    # Database connections each process keeps open, and half as many more at busy moments.
-    # Every HTTP worker opens its own at start: workers x this stays within the database's
-    # max_connections with room for the other processes.
-    database_pool_size: int = 20
+    # Every HTTP worker opens its own pool at start: workers x this stays within the
+    # database's max_connections with room for the other processes.
+    database_pool_size: int = DEFAULT_DATABASE_POOL_SIZE
     storage_url: str = ""
     smtp_url: str = ""
     mqtt_url: str = ""

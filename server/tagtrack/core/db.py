@@ -18,6 +18,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from tagtrack.core.config import DEFAULT_DATABASE_POOL_SIZE
 from tagtrack.core.logging import get_logger
 
 log = get_logger("tagtrack.db")
@@ -80,8 +81,6 @@ def _drop_closed(dbapi_connection: Any, _record: Any, _proxy: Any) -> None:
         raise DisconnectionError("the database closed this connection")
 
 
-POOL_SIZE = 20
-
 ROOM = text(
     "SELECT current_setting('max_connections')::int"
     " - current_setting('superuser_reserved_connections')::int"
@@ -89,7 +88,7 @@ ROOM = text(
 )
 
 
-def create_engine(url: str, pool_size: int = POOL_SIZE) -> AsyncEngine:
+def create_engine(url: str, pool_size: int = DEFAULT_DATABASE_POOL_SIZE) -> AsyncEngine:
     # Connections opened beyond the pool are closed when returned; under a steady load that
     # churn (a new backend and its type set-up each time) costs more than idle connections.
     engine = create_async_engine(url, pool_size=pool_size, max_overflow=pool_size // 2)
