@@ -27,6 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.access.roles import RoleRepository
 from tagtrack.access.rules import ADMINISTRATOR
+from tagtrack.core.config import DEFAULT_DATABASE_POOL_SIZE, Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.security import hash_password, new_token, token_hash
 from tagtrack.kit.wiring import Wiring
@@ -392,6 +393,10 @@ async def sign_in(url: str, username: str, password: str, tally: Tally) -> str |
         return signed_in.cookies.get(SESSION_COOKIE)
 
 
+# A new session's deadline, as sign-in sets it: a console's first call then writes nothing.
+SESSION_IDLE = timedelta(minutes=Settings.model_fields["session_idle_minutes"].default)
+
+
 async def open_sessions(url: str, username: str, count: int) -> list[str]:
     """`count` session tokens of the user, written into the database as sign-in writes them.
 
@@ -408,8 +413,7 @@ async def open_sessions(url: str, username: str, count: int) -> list[str]:
         await connection.copy_records_to_table(
             "user_sessions",
             records=[
-                (token_hash(t), user["id"], user["org_id"], now, now + timedelta(hours=8))
-                for t in tokens
+                (token_hash(t), user["id"], user["org_id"], now, now + SESSION_IDLE) for t in tokens
             ],
             columns=["token_hash", "user_id", "org_id", "created_at", "expires_at"],
         )
@@ -426,6 +430,8 @@ def server_env(database: str, data_dir: str, **settings: str) -> dict[str, str]:
         "TAGTRACK_DATA_DIR": data_dir,
         "TAGTRACK_HOST": "127.0.0.1",
         "TAGTRACK_LOG_JSON": "true",
+        # As deployed: the tests' servers keep smaller pools to share one database server.
+        "TAGTRACK_DATABASE_POOL_SIZE": str(DEFAULT_DATABASE_POOL_SIZE),
     }
     return env | {f"TAGTRACK_{name.upper()}": value for name, value in settings.items()}
 

@@ -141,6 +141,18 @@ async def changed_since_analyze(maker: Maker, name: str) -> tuple[int, datetime 
         return int(row[0]), row[1]
 
 
+async def planner_size(maker: Maker, name: str) -> tuple[int, float]:
+    """The partition's pages and rows as its last statistics told the planner."""
+    async with maker() as session:
+        row = (
+            await session.execute(
+                text("SELECT relpages, reltuples FROM pg_class WHERE relname = :name"),
+                {"name": name},
+            )
+        ).one()
+        return int(row[0]), float(row[1])
+
+
 async def test_processing_analyzes_a_partition_that_grew_and_only_then(
     history_db: Maker, settings: Settings
 ) -> None:
@@ -165,6 +177,44 @@ async def test_processing_analyzes_a_partition_that_grew_and_only_then(
     # A few more rows are not worth new statistics.
     await add_events(history_db, floor, [now] * 10)
     assert month not in await analyze_grown_partitions(history_db)
+
+
+async def test_a_partition_analyzed_while_empty_is_analyzed_as_soon_as_rows_arrive(
+    history_db: Maker, settings: Settings
+) -> None:
+    # A fresh install, or a month made ahead: statistics of an empty partition.
+    floor = await new_floor(history_db, settings, "First rows")
+    now = utcnow()
+    month = partition_name("events", month_start(now))
+    async with history_db() as session, session.begin():
+        await session.execute(text(f"ANALYZE {month}"))
+    await add_events(history_db, floor, [now - timedelta(seconds=n) for n in range(50)])
+
+    # Far fewer rows than the rule of changed rows asks, and before PostgreSQL has counted
+    # them: the file is no longer empty, so the partition is analyzed now, and once.
+    assert month in await analyze_grown_partitions(history_db)
+    pages, rows = await planner_size(history_db, month)
+    assert pages > 0 and rows == 50
+    assert month not in await analyze_grown_partitions(history_db)
+
+
+async def test_draining_a_backlog_refreshes_the_statistics_on_the_way(
+    history_db: Maker, settings: Settings
+) -> None:
+    # Under a steady load the drain may not end for minutes: it looks between its passes.
+    floor = await new_floor(history_db, settings, "Backlog")
+    reader = await floor.endpoint("Dock door")
+    now = utcnow()
+    month = partition_name("events", month_start(now))
+    async with history_db() as session, session.begin():
+        await session.execute(text(f"ANALYZE {month}"))
+        session.add_all(
+            read_at(floor, reader.id, epc(), now - timedelta(seconds=n)) for n in range(200)
+        )
+    assert await planner_size(history_db, month) == (0, 0)
+    assert await ProcessingWorker(history_db, settings).drain() == 200
+    pages, rows = await planner_size(history_db, month)
+    assert pages > 0 and rows == 200
 
 
 async def test_reads_far_from_now_are_kept_and_get_their_month_later(

@@ -1,7 +1,7 @@
 from datetime import datetime, timedelta
 from typing import NamedTuple
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.models import LoginFailure, User, UserSession
@@ -11,6 +11,19 @@ class SessionUser(NamedTuple):
     user: User
     expires_at: datetime
     created_at: datetime
+
+
+# Built once: every console's first call after a start looks its caller up with it.
+_SESSION_USER = (
+    select(User, UserSession.expires_at, UserSession.created_at)
+    .join(UserSession, (UserSession.org_id == User.org_id) & (UserSession.user_id == User.id))
+    .where(
+        UserSession.token_hash == bindparam("token_hash"),
+        UserSession.expires_at > bindparam("now"),
+        UserSession.created_at > bindparam("oldest"),
+        User.active.is_(True),
+    )
+)
 
 
 class AuthRepository:
@@ -30,21 +43,8 @@ class AuthRepository:
 
         The session (a global table, found by its token) names the organization; the user is
         joined within it, in the same statement."""
-        found = (
-            await self.session.execute(
-                select(User, UserSession.expires_at, UserSession.created_at)
-                .join(
-                    UserSession,
-                    (UserSession.org_id == User.org_id) & (UserSession.user_id == User.id),
-                )
-                .where(
-                    UserSession.token_hash == token_hash,
-                    UserSession.expires_at > now,
-                    UserSession.created_at > now - lifetime,
-                    User.active.is_(True),
-                )
-            )
-        ).first()
+        values = {"token_hash": token_hash, "now": now, "oldest": now - lifetime}
+        found = (await self.session.execute(_SESSION_USER, values)).first()
         if found is None:
             return None
         user, expires_at, created_at = found

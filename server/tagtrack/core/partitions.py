@@ -149,7 +149,10 @@ async def ensure_partitions(
 
 
 # A partition is analyzed again once this many rows, plus a tenth of those it had, changed:
-# PostgreSQL's autoanalyze rule, with a higher floor.
+# PostgreSQL's autoanalyze rule, with a higher floor. And at once when its statistics say
+# it has no pages but its file has some: the counters of changed rows reach the statistics
+# views seconds late, and until then the planner takes the partition for empty. With
+# statistics of a partition that has pages it scales their rows by the file's size.
 STATS_MIN_ROWS = 1_000
 STATS_FRACTION = 0.1
 _GROWN = text(
@@ -158,7 +161,8 @@ _GROWN = text(
     JOIN pg_class c ON c.oid = i.inhrelid
     JOIN pg_stat_user_tables s ON s.relid = c.oid
     WHERE i.inhparent = ANY(CAST(:parents AS regclass[]))
-      AND s.n_mod_since_analyze >= :floor + :fraction * greatest(c.reltuples, 0)
+      AND (s.n_mod_since_analyze >= :floor + :fraction * greatest(c.reltuples, 0)
+           OR (c.relpages = 0 AND pg_relation_size(c.oid) > 0))
     ORDER BY c.relname
     """
 )

@@ -35,8 +35,10 @@ SAFETY_SECONDS = 60.0
 RETRY_SECONDS = 1.0
 # History partitions ahead of time, and retention, from the sweep now and then.
 PARTITIONS_INTERVAL_SECONDS = 600
-# Statistics of partitions that grew, while reads come in.
-STATISTICS_INTERVAL_SECONDS = 5.0
+# Statistics of partitions that grew, looked for this often while reads come in: a month's
+# partition analyzed while empty fills by thousands of rows a second, and until its
+# statistics say so every Events page poll reads the whole day.
+STATISTICS_INTERVAL_SECONDS = 1.0
 RETENTION_INTERVAL_SECONDS = 6 * 3600
 # After a failed batch, this many reads are retried one by one to find the bad one.
 ISOLATE_READS = 200
@@ -109,6 +111,8 @@ class ProcessingWorker:
                     outcome = await self.isolate(org_id)
                 progressed += outcome.processed
             total += progressed
+            # Between passes too: a backlog can keep this loop busy for minutes.
+            await self.statistics()
             if progressed == 0:
                 return total
 
@@ -176,7 +180,6 @@ class ProcessingWorker:
             wait = SAFETY_SECONDS
             try:
                 await self.drain()
-                await self.statistics()
                 if time.monotonic() - last_sweep >= self.settings.sweep_interval_seconds:
                     await self.sweep()
                     last_sweep = time.monotonic()
