@@ -178,6 +178,20 @@ async def test_processing_analyzes_a_partition_that_grew_and_only_then(
     await add_events(history_db, floor, [now] * 10)
     assert month not in await analyze_grown_partitions(history_db)
 
+    # Nor are updates, however many: processing updates an event for nearly every repeat.
+    for repeat in range(2, 4):
+        async with history_db() as session, session.begin():
+            await session.execute(
+                text(f"UPDATE {month} SET repeat_count = :repeat WHERE org_id = :org"),
+                {"repeat": repeat, "org": floor.org_id},
+            )
+
+    async def updates_counted() -> bool:
+        return (await changed_since_analyze(history_db, month))[0] >= 2 * grown
+
+    await until(updates_counted)
+    assert month not in await analyze_grown_partitions(history_db)
+
 
 async def test_a_partition_analyzed_while_empty_is_analyzed_as_soon_as_rows_arrive(
     history_db: Maker, settings: Settings

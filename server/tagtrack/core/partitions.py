@@ -148,11 +148,14 @@ async def ensure_partitions(
     return created
 
 
-# A partition is analyzed again once this many rows, plus a tenth of those it had, changed:
-# PostgreSQL's autoanalyze rule, with a higher floor. And at once when its statistics say
-# it has no pages but its file has some: the counters of changed rows reach the statistics
-# views seconds late, and until then the planner takes the partition for empty. With
-# statistics of a partition that has pages it scales their rows by the file's size.
+# A partition is analyzed again once its rows grew by this many plus a tenth of those its
+# statistics counted (PostgreSQL's autoanalyze rule, with a higher floor), by its live rows:
+# updates, which processing makes of nearly every read that repeats, leave the planner's
+# estimates as they were, and counted as changes they had a busy month's partition analyzed
+# every two seconds. And at once when its statistics say it has no pages while its file has
+# some: PostgreSQL's row counts reach the statistics views seconds late, and until then the
+# planner takes the partition for empty. With statistics of a partition that has pages, it
+# scales their rows by the file's size.
 STATS_MIN_ROWS = 1_000
 STATS_FRACTION = 0.1
 _GROWN = text(
@@ -161,7 +164,7 @@ _GROWN = text(
     JOIN pg_class c ON c.oid = i.inhrelid
     JOIN pg_stat_user_tables s ON s.relid = c.oid
     WHERE i.inhparent = ANY(CAST(:parents AS regclass[]))
-      AND (s.n_mod_since_analyze >= :floor + :fraction * greatest(c.reltuples, 0)
+      AND (s.n_live_tup >= :floor + (1 + :fraction) * greatest(c.reltuples, 0)
            OR (c.relpages = 0 AND pg_relation_size(c.oid) > 0))
     ORDER BY c.relname
     """
@@ -169,7 +172,7 @@ _GROWN = text(
 
 
 async def analyze_grown_partitions(sessionmaker: async_sessionmaker[AsyncSession]) -> list[str]:
-    """ANALYZE the history partitions that changed much since their last statistics; their
+    """ANALYZE the history partitions that grew much since their last statistics; their
     names. The Events page walks today's events newest first only while the planner knows
     the month's partition holds many rows: with the statistics of an empty partition (a new
     month, or a database whose autovacuum is off or behind) it sorts the whole day instead,
