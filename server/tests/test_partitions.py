@@ -16,12 +16,14 @@ from tagtrack.core.migrate import upgrade
 from tagtrack.core.partitions import (
     MONTHS_AHEAD,
     STATS_MIN_ROWS,
+    VACUUM_MIN_ROWS,
     add_months,
     analyze_grown_partitions,
     create_partition,
     ensure_partitions,
     month_start,
     partition_name,
+    vacuum_bloated_partitions,
 )
 from tagtrack.core.retention import apply_retention
 from tagtrack.models import Site
@@ -229,6 +231,43 @@ async def test_draining_a_backlog_refreshes_the_statistics_on_the_way(
     assert await ProcessingWorker(history_db, settings).drain() == 200
     pages, rows = await planner_size(history_db, month)
     assert pages > 0 and rows == 200
+
+
+async def test_a_partition_full_of_dead_row_versions_is_vacuumed_and_only_then(
+    history_db: Maker, settings: Settings
+) -> None:
+    floor = await new_floor(history_db, settings, "Repeats")
+    month = partition_name("events", month_start(utcnow()))
+    rows = 2_000
+    await add_events(history_db, floor, [utcnow() - timedelta(seconds=n) for n in range(rows)])
+    # Each repeat of a read moves its event's last time: the old version, in the table and
+    # in the indexes of time, stays until a vacuum.
+    for repeat in range(2, 2 + VACUUM_MIN_ROWS // rows * 2):
+        async with history_db() as session, session.begin():
+            await session.execute(
+                text(
+                    f"UPDATE {month} SET repeat_count = :repeat, time = time + interval '1 ms' "
+                    "WHERE org_id = :org"
+                ),
+                {"repeat": repeat, "org": floor.org_id},
+            )
+
+    async def dead_counted() -> bool:
+        return await dead_versions(history_db, month) >= VACUUM_MIN_ROWS + rows
+
+    await until(dead_counted)
+    assert month in await vacuum_bloated_partitions(history_db)
+    assert await dead_versions(history_db, month) == 0
+    assert month not in await vacuum_bloated_partitions(history_db)
+
+
+async def dead_versions(maker: Maker, name: str) -> int:
+    async with maker() as session:
+        dead = await session.scalar(
+            text("SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = :name"),
+            {"name": name},
+        )
+        return int(dead or 0)
 
 
 async def test_reads_far_from_now_are_kept_and_get_their_month_later(

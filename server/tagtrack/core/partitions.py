@@ -26,6 +26,8 @@ MONTHS_AHEAD = 3
 ADOPT_YEARS = 10
 # Partition maintenance runs in one process at a time.
 MAINTENANCE_LOCK = 7_345_003
+# So does vacuuming them (a lock held by a connection, not a transaction: VACUUM runs outside one).
+VACUUM_LOCK = 7_345_005
 # A DDL lock queue blocks readers behind it: give up and try again at the next sweep.
 LOCK_TIMEOUT = "5s"
 _NAME = re.compile(r"^(?P<table>\w+)_p(?P<year>\d{4})_(?P<month>\d{2})$")
@@ -197,6 +199,51 @@ async def analyze_grown_partitions(sessionmaker: async_sessionmaker[AsyncSession
     if analyzed:
         log.info("analyzed grown partitions", partitions=analyzed)
     return analyzed
+
+
+# A partition is vacuumed once this many dead row versions, plus a fifth of its rows, wait
+# there: PostgreSQL's autovacuum rule, with a higher floor.
+VACUUM_MIN_ROWS = 10_000
+VACUUM_FRACTION = 0.2
+_BLOATED = text(
+    """
+    SELECT c.relname FROM pg_inherits i
+    JOIN pg_class c ON c.oid = i.inhrelid
+    JOIN pg_stat_user_tables s ON s.relid = c.oid
+    WHERE i.inhparent = ANY(CAST(:parents AS regclass[]))
+      AND s.n_dead_tup >= :floor + :fraction * greatest(c.reltuples, 0)
+    ORDER BY c.relname
+    """
+)
+
+
+async def vacuum_bloated_partitions(sessionmaker: async_sessionmaker[AsyncSession]) -> list[str]:
+    """VACUUM the history partitions where many dead row versions wait; their names.
+
+    Processing updates an event for nearly every read that repeats, and each update leaves
+    the old version in the partition and in its indexes, newest first, where the Events page
+    reads: at 10,000 reads a second a month's partition holds millions within minutes, and
+    processing and the page slow down with them. Autovacuum, where it is on and keeps up,
+    has done it first; a partition it is vacuuming is skipped."""
+    async with sessionmaker() as session:
+        connection = await session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        lock = {"key": VACUUM_LOCK}
+        if not await connection.scalar(text("SELECT pg_try_advisory_lock(:key)"), lock):
+            return []
+        try:
+            params = {
+                "parents": list(HISTORY_TABLES),
+                "floor": VACUUM_MIN_ROWS,
+                "fraction": VACUUM_FRACTION,
+            }
+            vacuumed = list((await connection.scalars(_BLOATED, params)).all())
+            for name in vacuumed:
+                await connection.execute(text(f'VACUUM (SKIP_LOCKED) "{name}"'))
+        finally:
+            await connection.execute(text("SELECT pg_advisory_unlock(:key)"), lock)
+    if vacuumed:
+        log.info("vacuumed history partitions", partitions=vacuumed)
+    return vacuumed
 
 
 async def ensure_partitions_logged(

@@ -19,7 +19,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from tagtrack.core.config import Settings
 from tagtrack.core.logging import get_logger
 from tagtrack.core.metrics import BATCH_READS, BATCH_SECONDS
-from tagtrack.core.partitions import analyze_grown_partitions, ensure_partitions_logged
+from tagtrack.core.partitions import (
+    analyze_grown_partitions,
+    ensure_partitions_logged,
+    vacuum_bloated_partitions,
+)
 from tagtrack.core.retention import RetentionOutcome, apply_retention
 from tagtrack.core.tasks import running
 from tagtrack.core.wakeups import READS_CHANNEL, Wakeups
@@ -76,6 +80,8 @@ class ProcessingWorker:
         self.wake = wake or asyncio.Event()
         self.next_partitions = 0.0
         self.next_statistics = 0.0
+        self.vacuum: asyncio.Task[None] | None = None
+        self.looping = False
         self.next_retention = 0.0
         self.task: asyncio.Task[None] | None = None
 
@@ -163,8 +169,9 @@ class ProcessingWorker:
             self.next_retention = time.monotonic() + wait
 
     async def statistics(self) -> None:
-        """Fresh statistics of the history partitions that grew, looked for every few
-        seconds while reads come in: a new month's partition fills fast."""
+        """Fresh statistics of the history partitions that grew, and their dead row
+        versions vacuumed, looked for every second while reads come in: a new month's
+        partition fills fast, and repeats update its events."""
         if time.monotonic() < self.next_statistics:
             return
         self.next_statistics = time.monotonic() + STATISTICS_INTERVAL_SECONDS
@@ -172,8 +179,33 @@ class ProcessingWorker:
             await analyze_grown_partitions(self.sessionmaker)
         except Exception:  # the planner works from older statistics until the next look
             log.exception("analyzing history partitions failed")
+        # Beside the batches, not between them: a vacuum takes a large partition's time. Only
+        # from the worker's loop, which ends it when it stops (a drain alone leaves no task).
+        if self.looping and (self.vacuum is None or self.vacuum.done()):
+            self.vacuum = asyncio.create_task(self.vacuum_partitions())
+
+    async def stop_vacuum(self) -> None:
+        """A vacuum still running ends with the process: the next one takes it up."""
+        if self.vacuum is not None:
+            self.vacuum.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.vacuum
+
+    async def vacuum_partitions(self) -> None:
+        try:
+            await vacuum_bloated_partitions(self.sessionmaker)
+        except Exception:  # dead versions wait for the next look
+            log.exception("vacuuming history partitions failed")
 
     async def run(self) -> None:
+        self.looping = True
+        try:
+            await self._loop()
+        finally:
+            self.looping = False
+            await self.stop_vacuum()
+
+    async def _loop(self) -> None:
         last_sweep = 0.0
         while True:
             self.wake.clear()
