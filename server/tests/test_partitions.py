@@ -143,6 +143,34 @@ async def changed_since_analyze(maker: Maker, name: str) -> tuple[int, datetime 
         return int(row[0]), row[1]
 
 
+async def month_analyzed_empty(
+    maker: Maker, settings: Settings, name: str
+) -> tuple[Floor, datetime, str]:
+    """A new organization's floor, now, and this month's events partition, analyzed while
+    it holds none of its rows."""
+    floor = await new_floor(maker, settings, name)
+    now = utcnow()
+    month = partition_name("events", month_start(now))
+    async with maker() as session, session.begin():
+        await session.execute(text(f"ANALYZE {month}"))
+    return floor, now, month
+
+
+async def repeat_every_event(maker: Maker, month: str, org_id: str, times: int) -> None:
+    """Each event read again `times` times, as processing folds repeats: its count and last
+    time move, and each update leaves the old version, in the table and in the indexes of
+    time, until a vacuum."""
+    for _ in range(times):
+        async with maker() as session, session.begin():
+            await session.execute(
+                text(
+                    f"UPDATE {month} SET repeat_count = repeat_count + 1, "
+                    "time = time + interval '1 ms' WHERE org_id = :org"
+                ),
+                {"org": org_id},
+            )
+
+
 async def planner_size(maker: Maker, name: str) -> tuple[int, float]:
     """The partition's pages and rows as its last statistics told the planner."""
     async with maker() as session:
@@ -158,11 +186,7 @@ async def planner_size(maker: Maker, name: str) -> tuple[int, float]:
 async def test_processing_analyzes_a_partition_that_grew_and_only_then(
     history_db: Maker, settings: Settings
 ) -> None:
-    floor = await new_floor(history_db, settings, "Statistics")
-    now = utcnow()
-    month = partition_name("events", month_start(now))
-    async with history_db() as session, session.begin():
-        await session.execute(text(f"ANALYZE {month}"))
+    floor, now, month = await month_analyzed_empty(history_db, settings, "Statistics")
     grown = 3 * STATS_MIN_ROWS
     await add_events(history_db, floor, [now - timedelta(seconds=n) for n in range(grown)])
 
@@ -181,12 +205,7 @@ async def test_processing_analyzes_a_partition_that_grew_and_only_then(
     assert month not in await analyze_grown_partitions(history_db)
 
     # Nor are updates, however many: processing updates an event for nearly every repeat.
-    for repeat in range(2, 4):
-        async with history_db() as session, session.begin():
-            await session.execute(
-                text(f"UPDATE {month} SET repeat_count = :repeat WHERE org_id = :org"),
-                {"repeat": repeat, "org": floor.org_id},
-            )
+    await repeat_every_event(history_db, month, floor.org_id, times=2)
 
     async def updates_counted() -> bool:
         return (await changed_since_analyze(history_db, month))[0] >= 2 * grown
@@ -199,14 +218,10 @@ async def test_a_partition_analyzed_while_empty_is_analyzed_as_soon_as_rows_arri
     history_db: Maker, settings: Settings
 ) -> None:
     # A fresh install, or a month made ahead: statistics of an empty partition.
-    floor = await new_floor(history_db, settings, "First rows")
-    now = utcnow()
-    month = partition_name("events", month_start(now))
-    async with history_db() as session, session.begin():
-        await session.execute(text(f"ANALYZE {month}"))
+    floor, now, month = await month_analyzed_empty(history_db, settings, "First rows")
     await add_events(history_db, floor, [now - timedelta(seconds=n) for n in range(50)])
 
-    # Far fewer rows than the rule of changed rows asks, and before PostgreSQL has counted
+    # Far fewer rows than the rule of grown rows asks, and before PostgreSQL has counted
     # them: the file is no longer empty, so the partition is analyzed now, and once.
     assert month in await analyze_grown_partitions(history_db)
     pages, rows = await planner_size(history_db, month)
@@ -218,12 +233,9 @@ async def test_draining_a_backlog_refreshes_the_statistics_on_the_way(
     history_db: Maker, settings: Settings
 ) -> None:
     # Under a steady load the drain may not end for minutes: it looks between its passes.
-    floor = await new_floor(history_db, settings, "Backlog")
+    floor, now, month = await month_analyzed_empty(history_db, settings, "Backlog")
     reader = await floor.endpoint("Dock door")
-    now = utcnow()
-    month = partition_name("events", month_start(now))
     async with history_db() as session, session.begin():
-        await session.execute(text(f"ANALYZE {month}"))
         session.add_all(
             read_at(floor, reader.id, epc(), now - timedelta(seconds=n)) for n in range(200)
         )
@@ -240,17 +252,7 @@ async def test_a_partition_full_of_dead_row_versions_is_vacuumed_and_only_then(
     month = partition_name("events", month_start(utcnow()))
     rows = 2_000
     await add_events(history_db, floor, [utcnow() - timedelta(seconds=n) for n in range(rows)])
-    # Each repeat of a read moves its event's last time: the old version, in the table and
-    # in the indexes of time, stays until a vacuum.
-    for repeat in range(2, 2 + VACUUM_MIN_ROWS // rows * 2):
-        async with history_db() as session, session.begin():
-            await session.execute(
-                text(
-                    f"UPDATE {month} SET repeat_count = :repeat, time = time + interval '1 ms' "
-                    "WHERE org_id = :org"
-                ),
-                {"repeat": repeat, "org": floor.org_id},
-            )
+    await repeat_every_event(history_db, month, floor.org_id, times=VACUUM_MIN_ROWS // rows * 2)
 
     async def dead_counted() -> bool:
         return await dead_versions(history_db, month) >= VACUUM_MIN_ROWS + rows

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import text
+from sqlalchemy import TextClause, text
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
 from tagtrack.core.logging import get_logger
@@ -150,6 +150,27 @@ async def ensure_partitions(
     return created
 
 
+def _history_partitions_where(condition: str) -> TextClause:
+    """The names of the history partitions whose class (c) and statistics (s) meet
+    `condition`, the parents bound as :parents."""
+    return text(
+        f"""
+        SELECT c.relname FROM pg_inherits i
+        JOIN pg_class c ON c.oid = i.inhrelid
+        JOIN pg_stat_user_tables s ON s.relid = c.oid
+        WHERE i.inhparent = ANY(CAST(:parents AS regclass[])) AND ({condition})
+        ORDER BY c.relname
+        """
+    )
+
+
+async def _partitions_matching(
+    executor: AsyncSession | AsyncConnection, query: TextClause, floor: int, fraction: float
+) -> list[str]:
+    params = {"parents": list(HISTORY_TABLES), "floor": floor, "fraction": fraction}
+    return list((await executor.scalars(query, params)).all())
+
+
 # A partition is analyzed again once its rows grew by this many plus a tenth of those its
 # statistics counted (PostgreSQL's autoanalyze rule, with a higher floor), by its live rows:
 # updates, which processing makes of nearly every read that repeats, leave the planner's
@@ -160,16 +181,9 @@ async def ensure_partitions(
 # scales their rows by the file's size.
 STATS_MIN_ROWS = 1_000
 STATS_FRACTION = 0.1
-_GROWN = text(
-    """
-    SELECT c.relname FROM pg_inherits i
-    JOIN pg_class c ON c.oid = i.inhrelid
-    JOIN pg_stat_user_tables s ON s.relid = c.oid
-    WHERE i.inhparent = ANY(CAST(:parents AS regclass[]))
-      AND (s.n_live_tup >= :floor + (1 + :fraction) * greatest(c.reltuples, 0)
-           OR (c.relpages = 0 AND pg_relation_size(c.oid) > 0))
-    ORDER BY c.relname
-    """
+_GROWN = _history_partitions_where(
+    "s.n_live_tup >= :floor + (1 + :fraction) * greatest(c.reltuples, 0)"
+    " OR (c.relpages = 0 AND pg_relation_size(c.oid) > 0)"
 )
 
 
@@ -188,12 +202,7 @@ async def analyze_grown_partitions(sessionmaker: async_sessionmaker[AsyncSession
         if not locked:
             return []
         await session.execute(text(f"SET LOCAL lock_timeout = '{LOCK_TIMEOUT}'"))
-        params = {
-            "parents": list(HISTORY_TABLES),
-            "floor": STATS_MIN_ROWS,
-            "fraction": STATS_FRACTION,
-        }
-        analyzed = list((await session.scalars(_GROWN, params)).all())
+        analyzed = await _partitions_matching(session, _GROWN, STATS_MIN_ROWS, STATS_FRACTION)
         for name in analyzed:
             await session.execute(text(f'ANALYZE "{name}"'))
     if analyzed:
@@ -205,15 +214,8 @@ async def analyze_grown_partitions(sessionmaker: async_sessionmaker[AsyncSession
 # there: PostgreSQL's autovacuum rule, with a higher floor.
 VACUUM_MIN_ROWS = 10_000
 VACUUM_FRACTION = 0.2
-_BLOATED = text(
-    """
-    SELECT c.relname FROM pg_inherits i
-    JOIN pg_class c ON c.oid = i.inhrelid
-    JOIN pg_stat_user_tables s ON s.relid = c.oid
-    WHERE i.inhparent = ANY(CAST(:parents AS regclass[]))
-      AND s.n_dead_tup >= :floor + :fraction * greatest(c.reltuples, 0)
-    ORDER BY c.relname
-    """
+_BLOATED = _history_partitions_where(
+    "s.n_dead_tup >= :floor + :fraction * greatest(c.reltuples, 0)"
 )
 
 
@@ -231,12 +233,9 @@ async def vacuum_bloated_partitions(sessionmaker: async_sessionmaker[AsyncSessio
         if not await connection.scalar(text("SELECT pg_try_advisory_lock(:key)"), lock):
             return []
         try:
-            params = {
-                "parents": list(HISTORY_TABLES),
-                "floor": VACUUM_MIN_ROWS,
-                "fraction": VACUUM_FRACTION,
-            }
-            vacuumed = list((await connection.scalars(_BLOATED, params)).all())
+            vacuumed = await _partitions_matching(
+                connection, _BLOATED, VACUUM_MIN_ROWS, VACUUM_FRACTION
+            )
             for name in vacuumed:
                 await connection.execute(text(f'VACUUM (SKIP_LOCKED) "{name}"'))
         finally:
