@@ -5,7 +5,7 @@ deleted), queries across a month boundary, and the migration keeping existing ro
 import asyncio
 import logging
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from sqlalchemy import text
@@ -127,20 +127,27 @@ async def test_the_sweep_makes_a_missing_month_and_two_processes_make_it_once(
     )
 
 
-async def changed_since_analyze(maker: Maker, name: str) -> tuple[int, datetime | None]:
-    """PostgreSQL's count of the partition's rows changed since its last ANALYZE, and when
-    that was."""
+class PartitionState(NamedTuple):
+    changed: int  # rows changed since the last ANALYZE, as PostgreSQL counts them
+    analyzed_at: datetime | None
+    dead: int  # dead row versions waiting for a vacuum
+    pages: int  # pages and rows as the last statistics told the planner
+    rows: float
+
+
+async def partition_state(maker: Maker, name: str) -> PartitionState:
     async with maker() as session:
         row = (
             await session.execute(
                 text(
-                    "SELECT n_mod_since_analyze, last_analyze FROM pg_stat_user_tables "
-                    "WHERE relname = :name"
+                    "SELECT s.n_mod_since_analyze, s.last_analyze, s.n_dead_tup, c.relpages, "
+                    "c.reltuples FROM pg_stat_user_tables s JOIN pg_class c ON c.oid = s.relid "
+                    "WHERE s.relname = :name"
                 ),
                 {"name": name},
             )
         ).one()
-        return int(row[0]), row[1]
+        return PartitionState(int(row[0]), row[1], int(row[2]), int(row[3]), float(row[4]))
 
 
 async def month_analyzed_empty(
@@ -171,18 +178,6 @@ async def repeat_every_event(maker: Maker, month: str, org_id: str, times: int) 
             )
 
 
-async def planner_size(maker: Maker, name: str) -> tuple[int, float]:
-    """The partition's pages and rows as its last statistics told the planner."""
-    async with maker() as session:
-        row = (
-            await session.execute(
-                text("SELECT relpages, reltuples FROM pg_class WHERE relname = :name"),
-                {"name": name},
-            )
-        ).one()
-        return int(row[0]), float(row[1])
-
-
 async def test_processing_analyzes_a_partition_that_grew_and_only_then(
     history_db: Maker, settings: Settings
 ) -> None:
@@ -191,12 +186,13 @@ async def test_processing_analyzes_a_partition_that_grew_and_only_then(
     await add_events(history_db, floor, [now - timedelta(seconds=n) for n in range(grown)])
 
     async def counted() -> bool:  # the server reports its counters a little later
-        return (await changed_since_analyze(history_db, month))[0] >= grown
+        return (await partition_state(history_db, month)).changed >= grown
 
     await until(counted)
-    _, before = await changed_since_analyze(history_db, month)
-    await ProcessingWorker(history_db, settings).statistics()
-    changed, analyzed_at = await changed_since_analyze(history_db, month)
+    before = (await partition_state(history_db, month)).analyzed_at
+    await ProcessingWorker(history_db, settings).partition_upkeep()
+    after = await partition_state(history_db, month)
+    changed, analyzed_at = after.changed, after.analyzed_at
     assert changed == 0
     assert analyzed_at is not None and before is not None and analyzed_at > before
 
@@ -208,7 +204,7 @@ async def test_processing_analyzes_a_partition_that_grew_and_only_then(
     await repeat_every_event(history_db, month, floor.org_id, times=2)
 
     async def updates_counted() -> bool:
-        return (await changed_since_analyze(history_db, month))[0] >= 2 * grown
+        return (await partition_state(history_db, month)).changed >= 2 * grown
 
     await until(updates_counted)
     assert month not in await analyze_grown_partitions(history_db)
@@ -224,8 +220,8 @@ async def test_a_partition_analyzed_while_empty_is_analyzed_as_soon_as_rows_arri
     # Far fewer rows than the rule of grown rows asks, and before PostgreSQL has counted
     # them: the file is no longer empty, so the partition is analyzed now, and once.
     assert month in await analyze_grown_partitions(history_db)
-    pages, rows = await planner_size(history_db, month)
-    assert pages > 0 and rows == 50
+    analyzed = await partition_state(history_db, month)
+    assert analyzed.pages > 0 and analyzed.rows == 50
     assert month not in await analyze_grown_partitions(history_db)
 
 
@@ -239,10 +235,11 @@ async def test_draining_a_backlog_refreshes_the_statistics_on_the_way(
         session.add_all(
             read_at(floor, reader.id, epc(), now - timedelta(seconds=n)) for n in range(200)
         )
-    assert await planner_size(history_db, month) == (0, 0)
+    empty = await partition_state(history_db, month)
+    assert (empty.pages, empty.rows) == (0, 0)
     assert await ProcessingWorker(history_db, settings).drain() == 200
-    pages, rows = await planner_size(history_db, month)
-    assert pages > 0 and rows == 200
+    drained = await partition_state(history_db, month)
+    assert drained.pages > 0 and drained.rows == 200
 
 
 async def test_a_partition_full_of_dead_row_versions_is_vacuumed_and_only_then(
@@ -255,21 +252,12 @@ async def test_a_partition_full_of_dead_row_versions_is_vacuumed_and_only_then(
     await repeat_every_event(history_db, month, floor.org_id, times=VACUUM_MIN_ROWS // rows * 2)
 
     async def dead_counted() -> bool:
-        return await dead_versions(history_db, month) >= VACUUM_MIN_ROWS + rows
+        return (await partition_state(history_db, month)).dead >= VACUUM_MIN_ROWS + rows
 
     await until(dead_counted)
     assert month in await vacuum_bloated_partitions(history_db)
-    assert await dead_versions(history_db, month) == 0
+    assert (await partition_state(history_db, month)).dead == 0
     assert month not in await vacuum_bloated_partitions(history_db)
-
-
-async def dead_versions(maker: Maker, name: str) -> int:
-    async with maker() as session:
-        dead = await session.scalar(
-            text("SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = :name"),
-            {"name": name},
-        )
-        return int(dead or 0)
 
 
 async def test_reads_far_from_now_are_kept_and_get_their_month_later(

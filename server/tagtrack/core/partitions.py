@@ -26,7 +26,7 @@ MONTHS_AHEAD = 3
 ADOPT_YEARS = 10
 # Partition maintenance runs in one process at a time.
 MAINTENANCE_LOCK = 7_345_003
-# So does vacuuming them (a lock held by a connection, not a transaction: VACUUM runs outside one).
+# So does vacuuming them (held by a connection, not a transaction: VACUUM runs outside one).
 VACUUM_LOCK = 7_345_005
 # A DDL lock queue blocks readers behind it: give up and try again at the next sweep.
 LOCK_TIMEOUT = "5s"

@@ -39,10 +39,10 @@ SAFETY_SECONDS = 60.0
 RETRY_SECONDS = 1.0
 # History partitions ahead of time, and retention, from the sweep now and then.
 PARTITIONS_INTERVAL_SECONDS = 600
-# Statistics of partitions that grew, looked for this often while reads come in: a month's
-# partition analyzed while empty fills by thousands of rows a second, and until its
-# statistics say so every Events page poll reads the whole day.
-STATISTICS_INTERVAL_SECONDS = 1.0
+# Statistics and vacuums of history partitions, looked for this often while reads come in:
+# a month's partition analyzed while empty fills by thousands of rows a second, and until
+# its statistics say so every Events page poll reads the whole day.
+UPKEEP_INTERVAL_SECONDS = 1.0
 RETENTION_INTERVAL_SECONDS = 6 * 3600
 # After a failed batch, this many reads are retried one by one to find the bad one.
 ISOLATE_READS = 200
@@ -79,7 +79,7 @@ class ProcessingWorker:
         self.settings = settings
         self.wake = wake or asyncio.Event()
         self.next_partitions = 0.0
-        self.next_statistics = 0.0
+        self.next_upkeep = 0.0
         self.vacuum: asyncio.Task[None] | None = None
         self.looping = False
         self.next_retention = 0.0
@@ -118,7 +118,7 @@ class ProcessingWorker:
                 progressed += outcome.processed
             total += progressed
             # Between passes too: a backlog can keep this loop busy for minutes.
-            await self.statistics()
+            await self.partition_upkeep()
             if progressed == 0:
                 return total
 
@@ -168,13 +168,13 @@ class ProcessingWorker:
             wait = RETENTION_INTERVAL_SECONDS if retention.finished else 0
             self.next_retention = time.monotonic() + wait
 
-    async def statistics(self) -> None:
+    async def partition_upkeep(self) -> None:
         """Fresh statistics of the history partitions that grew, and their dead row
         versions vacuumed, looked for every second while reads come in: a new month's
         partition fills fast, and repeats update its events."""
-        if time.monotonic() < self.next_statistics:
+        if time.monotonic() < self.next_upkeep:
             return
-        self.next_statistics = time.monotonic() + STATISTICS_INTERVAL_SECONDS
+        self.next_upkeep = time.monotonic() + UPKEEP_INTERVAL_SECONDS
         try:
             await analyze_grown_partitions(self.sessionmaker)
         except Exception:  # the planner works from older statistics until the next look
