@@ -1,12 +1,14 @@
 """Database engine, the embedded server and the per-request session."""
 
 import asyncio
+import json
 import os
 import tempfile
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+import msgspec
 from fastapi import Depends, Request
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
@@ -88,10 +90,29 @@ ROOM = text(
 )
 
 
+_JSON = msgspec.json.Decoder()
+
+
+def json_from_database(text: str) -> Any:
+    """A jsonb value as Python: msgspec's decoder, five to fifteen times faster than the
+    standard one on the small objects events, reads and things hold (processing decodes one
+    a read), with the same results, integers of any size included; anything it refuses goes
+    to the standard decoder."""
+    try:
+        return _JSON.decode(text)
+    except msgspec.DecodeError:
+        return json.loads(text)
+
+
 def create_engine(url: str, pool_size: int = DEFAULT_DATABASE_POOL_SIZE) -> AsyncEngine:
     # Connections opened beyond the pool are closed when returned; under a steady load that
     # churn (a new backend and its type set-up each time) costs more than idle connections.
-    engine = create_async_engine(url, pool_size=pool_size, max_overflow=pool_size // 2)
+    engine = create_async_engine(
+        url,
+        pool_size=pool_size,
+        max_overflow=pool_size // 2,
+        json_deserializer=json_from_database,
+    )
     event.listen(engine.sync_engine, "checkout", _drop_closed)
     return engine
 
