@@ -24,7 +24,15 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
 import { failureText } from '../../api/client';
 import type { ImageMeta } from '../../api/types';
@@ -135,8 +143,12 @@ const FIELDS: FieldDef<Labels>[] = [
   },
 ];
 
+type Direction = 'previous' | 'next';
+/** A step asked for while the page cannot take it yet: kept by the page, across images. */
+type QueuedStep = RefObject<Direction | null>;
+
 /** The image's labels are the form; the viewer around them is drawn by ImageView. */
-function ImageEditor({ image }: { image: ImageMeta }) {
+function ImageEditor({ image, queuedStepRef }: { image: ImageMeta; queuedStepRef: QueuedStep }) {
   const perms = usePermissions();
   const [params] = useSearchParams();
   const fromUpload = params.get('fromUpload') === 'true';
@@ -174,7 +186,9 @@ function ImageEditor({ image }: { image: ImageMeta }) {
       savedMessage="Saved"
       formatError={(err) => failureText('Failed to save', err)}
       canModify={perms.can('images', 'modify')}
-      layout={(parts) => <ImageView image={image} initial={initial} parts={parts} />}
+      layout={(parts) => (
+        <ImageView image={image} initial={initial} parts={parts} queuedStepRef={queuedStepRef} />
+      )}
     />
   );
 }
@@ -183,10 +197,12 @@ function ImageView({
   image,
   initial,
   parts,
+  queuedStepRef,
 }: {
   image: ImageMeta;
   initial: Labels;
   parts: DetailFormParts<Labels>;
+  queuedStepRef: QueuedStep;
 }) {
   const theme = useTheme();
   const wide = useMediaQuery(DRAWER_BREAKPOINT);
@@ -225,8 +241,10 @@ function ImageView({
   const previous = neighbours.data?.previous ?? undefined;
   const next = neighbours.data?.next ?? undefined;
   const loaded = neighbours.isSuccess;
-  // A key pressed before the neighbours are known steps once they are.
-  const wanted = useRef<'previous' | 'next' | null>(null);
+  // Until the page shows the image a step leads to, it still shows this one and its
+  // neighbours: a second step then waits for the next image, instead of going to the same
+  // one again. So does a key pressed before the neighbours are known.
+  const stepping = useRef(false);
 
   // Leaving with unsaved changes asks first: in the console, and through the browser.
   const deleted = useRef(false);
@@ -247,12 +265,25 @@ function ImageView({
   }, [dirty]);
 
   const step = useCallback(
-    (target: string | undefined) => {
-      if (target) void navigate(withList(`/images/${target}`));
+    (direction: Direction) => {
+      if (!loaded || stepping.current) {
+        queuedStepRef.current = direction;
+        return;
+      }
+      const target = direction === 'previous' ? previous : next;
+      if (!target) return;
+      stepping.current = true;
+      void navigate(withList(`/images/${target}`));
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps -- withList is rebuilt every render from listQuery
-    [navigate, listQuery],
+    [navigate, listQuery, loaded, previous, next, queuedStepRef],
   );
+  // A step held back by the unsaved-changes question is not on its way any more.
+  useEffect(() => {
+    if (blocker.state !== 'blocked') return;
+    stepping.current = false;
+    queuedStepRef.current = null;
+  }, [blocker.state, queuedStepRef]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (isTyping(e.target) || e.altKey || e.ctrlKey || e.metaKey) return;
@@ -260,19 +291,17 @@ function ImageView({
       const modals = Array.from(document.querySelectorAll('.MuiModal-root'));
       if (modals.some((m) => !m.classList.contains('MuiModal-hidden'))) return;
       const direction = e.key === 'ArrowLeft' ? 'previous' : e.key === 'ArrowRight' ? 'next' : null;
-      if (!direction) return;
-      if (loaded) step(direction === 'previous' ? previous : next);
-      else wanted.current = direction;
+      if (direction) step(direction);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [step, previous, next, loaded]);
+  }, [step]);
   useEffect(() => {
-    const direction = wanted.current;
+    const direction = queuedStepRef.current;
     if (!direction || !loaded) return;
-    wanted.current = null;
-    step(direction === 'previous' ? previous : next);
-  }, [loaded, step, previous, next]);
+    queuedStepRef.current = null;
+    step(direction);
+  }, [loaded, step, queuedStepRef]);
 
   const doDelete = async () => {
     try {
@@ -409,7 +438,7 @@ function ImageView({
           <IconButton
             aria-label="Previous image"
             disabled={!previous}
-            onClick={() => step(previous)}
+            onClick={() => step('previous')}
             sx={{
               position: 'absolute',
               left: 8,
@@ -423,7 +452,7 @@ function ImageView({
           <IconButton
             aria-label="Next image"
             disabled={!next}
-            onClick={() => step(next)}
+            onClick={() => step('next')}
             sx={{
               position: 'absolute',
               right: 8,
@@ -498,9 +527,10 @@ function ImageView({
 export default function ImageEditPage() {
   const { id = '' } = useParams();
   const query = useImage(id);
+  const queuedStepRef = useRef<Direction | null>(null);
   return (
     <LoadGate query={query} name="image">
-      {(image) => <ImageEditor key={image.id} image={image} />}
+      {(image) => <ImageEditor key={image.id} image={image} queuedStepRef={queuedStepRef} />}
     </LoadGate>
   );
 }
