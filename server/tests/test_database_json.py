@@ -26,5 +26,6 @@ async def test_a_jsonb_value_reads_back_as_the_standard_decoder_reads_it(
         as_text = await session.scalar(
             text("SELECT CAST(CAST(:value AS jsonb) AS text)"), {"value": value}
         )
-    assert read == json.loads(as_text)
-    assert type(read) is type(json.loads(as_text))
+    expected = json.loads(as_text)
+    assert read == expected
+    assert type(read) is type(expected)
