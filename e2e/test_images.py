@@ -258,6 +258,8 @@ def test_a_direct_link_steps_from_any_image_and_tags_are_suggested(
     expect(page.get_by_role("button", name="Previous image")).to_be_enabled(timeout=30_000)
     page.get_by_role("button", name="Next image").click()
     expect(page).to_have_url(re.compile(rf"/images/{ids[9]}(\?site=\w+)?$"))
+    # The address changes before the page draws the next image: type into its own form.
+    expect(page.get_by_test_id("image-large")).to_have_attribute("src", re.compile(ids[9]))
 
     # Tags are suggested while typing: the image's Tags, then the save keeps the picked one.
     known = f"Pallet{uuid.uuid4().hex[:6]}"
