@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.auth.service import AuthService
 from tagtrack.core.config import Settings
-from tagtrack.images.storage import LocalStorage
+from tagtrack.images.storage import LocalStorage, Storage
 from tagtrack.kit.repository import Repository
 from tagtrack.kit.wiring import PublicUrl, Wiring, WiringError
 from tagtrack.models import Site
@@ -90,6 +90,33 @@ def test_builds_the_applications_services() -> None:
     assert wiring.get(AuthService).failures.sessionmaker is maker
     # Optional values stay unset when not given (a job has no request to run tasks after).
     assert Wiring(session).get(SiteService).background is None
+
+
+class Gallery:
+    def __init__(self, storage: Storage, url: PublicUrl | None = None) -> None:
+        self.storage = storage
+        self.url = url
+
+
+class NotStorage:
+    async def put(self, key: str, data: bytes) -> None:
+        """Half of Storage's methods: it does not fit."""
+
+
+def test_a_protocol_is_filled_by_a_value_that_fits_it_in_every_wiring() -> None:
+    # What fits is decided once per class of value: each wiring still gets its own value, and
+    # a class that does not fit stays unfit however often it is asked about.
+    for _ in range(2):
+        first, second = LocalStorage(Path("/one")), LocalStorage(Path("/two"))
+        assert Wiring(_session(), NotStorage(), first).get(Gallery).storage is first
+        assert Wiring(_session(), second, NotStorage()).get(Gallery).storage is second
+        with pytest.raises(WiringError, match=r"Gallery: no value for parameter 'storage'"):
+            Wiring(_session(), NotStorage(), PublicUrl("https://a.example")).get(Gallery)
+        # A str subclass fits its own parameter, and no builtin one.
+        url = PublicUrl("https://b.example")
+        assert Wiring(_session(), first, url).get(Gallery).url is url
+        with pytest.raises(WiringError, match=r"Counted: no value for parameter 'days'"):
+            Wiring(_session(), 7).get(Counted)
 
 
 def test_an_unknown_parameter_is_named() -> None:

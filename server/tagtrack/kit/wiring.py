@@ -41,9 +41,15 @@ class _Parameter:
     kinds: tuple[type[Any], ...]
     optional: bool
     hint: object
+    # The kinds a given value may fill it by: a builtin (a str, an int) says nothing of what
+    # it is for, so never.
+    given_by: tuple[type[Any], ...]
 
 
 _PARAMETERS: dict[type[Any], tuple[_Parameter, ...]] = {}
+# Whether a given value fits, by the value's class: decided once per class and parameter, not
+# for every request (isinstance of a checkable protocol, such as Storage, walks its members).
+_FITS: dict[tuple[tuple[type[Any], ...], type[Any]], bool] = {}
 
 
 def _parameters(cls: type[Any]) -> tuple[_Parameter, ...]:
@@ -67,7 +73,9 @@ def _read_parameters(cls: type[Any]) -> tuple[_Parameter, ...]:
         if hint is None:
             raise WiringError(f"{cls.__qualname__}: parameter {name!r} has no type hint")
         optional = parameter.default is not parameter.empty
-        found.append(_Parameter(name, _kinds(hint), optional, hint))
+        kinds = _kinds(hint)
+        given_by = tuple(k for k in kinds if k.__module__ != "builtins")
+        found.append(_Parameter(name, kinds, optional, hint, given_by))
     return tuple(found)
 
 
@@ -79,6 +87,14 @@ def _kinds(hint: object) -> tuple[type[Any], ...]:
         return _kinds(get_args(hint)[0])
     kind = origin if origin is not None else hint
     return (kind,) if isinstance(kind, type) else ()
+
+
+def _fits(kinds: tuple[type[Any], ...], value: object) -> bool:
+    key = (kinds, type(value))
+    fits = _FITS.get(key)
+    if fits is None:
+        fits = _FITS[key] = isinstance(value, kinds)
+    return fits
 
 
 def _buildable(kind: type[Any]) -> bool:
@@ -132,9 +148,10 @@ class Wiring:
         return arguments
 
     def _given(self, cls: type[Any], parameter: _Parameter) -> object | None:
-        # A builtin (a str, an int) says nothing of what it is for: never given by type.
-        kinds = tuple(k for k in parameter.kinds if k.__module__ != "builtins")
-        matches = [v for v in self._values if kinds and isinstance(v, kinds)]
+        kinds = parameter.given_by
+        if not kinds:
+            return None
+        matches = [v for v in self._values if _fits(kinds, v)]
         if len(matches) > 1:
             raise WiringError(
                 f"{cls.__qualname__}: {len(matches)} given values fit parameter {parameter.name!r}"
