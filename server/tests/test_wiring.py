@@ -100,7 +100,7 @@ class Gallery:
 
 class NotStorage:
     async def put(self, key: str, data: bytes) -> None:
-        """Half of Storage's methods: it does not fit."""
+        """One of Storage's four methods: it does not fit."""
 
 
 def test_a_protocol_is_filled_by_a_value_that_fits_it_in_every_wiring() -> None:
