@@ -9,7 +9,7 @@ import Toolbar from '@mui/material/Toolbar';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useState } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { errorText } from '../../api/client';
 import { Loading } from '../../components/Loading';
@@ -45,6 +45,12 @@ export default function Layout() {
   const me = useCurrentUser();
   const perms = usePermissions();
   const settings = useOrgSettings();
+  // Screens render once the rights and labels are known, so nothing appears or renames late;
+  // settings that fail to load leave the default labels.
+  const known = !(me.isPending || perms.loading || settings.isLoading);
+  // The answer that completes them arrives as an urgent update, which React would draw in one
+  // long task: the whole shell and its page. Deferred, it draws in slices between other work.
+  const ready = useDeferredValue(known);
   if (me.isError) {
     return (
       <Box sx={{ p: 4 }}>
@@ -61,9 +67,7 @@ export default function Layout() {
       </Box>
     );
   }
-  // Screens render once the rights and labels are known, so nothing appears or renames late;
-  // settings that fail to load leave the default labels.
-  if (me.isPending || perms.loading || settings.isLoading) return <Loading minHeight="100vh" />;
+  if (!ready) return <Loading minHeight="100vh" />;
   return (
     <SiteProvider>
       <Shell />
@@ -77,7 +81,8 @@ function Shell() {
   // One drawer for the screen's size: a hidden one would still draw its menu and ask for its
   // maps, reports and sign-in options, on a phone's slow CPU and network.
   const phone = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const closeMobile = () => setMobileOpen(false);
+  // Stable, so the memoised menu does not draw again when the shell does.
+  const closeMobile = useCallback(() => setMobileOpen(false), []);
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>

@@ -15,7 +15,7 @@ import List from '@mui/material/List';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
-import { useMemo, useState, type ReactNode } from 'react';
+import { memo, useMemo, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'react-router';
 import { useSsoAvailable } from '../../features/sso/queries';
 import { useSiteReportConfigs } from '../../features/reports/queries';
@@ -38,45 +38,59 @@ const ICONS: Record<MenuIcon, ReactNode> = {
   configuration: <TuneOutlined fontSize="small" />,
 };
 
-function NavLink({
-  entry,
-  nested,
-  onNavigate,
-}: {
-  entry: MenuLink;
+interface NavLinkProps {
+  label: string;
+  detail?: string;
+  icon?: MenuIcon;
+  /** The address, with the selected site. */
+  to: string;
+  active: boolean;
   nested?: boolean;
   onNavigate?: () => void;
-}) {
-  const { pathname } = useLocation();
-  const sitePath = useSitePath();
-  const active = isActivePath(entry.path, pathname);
+}
+
+/**
+ * One menu entry. Memoised on plain props: the menu draws again each time one of its lists
+ * (maps, reports, sign-in options) arrives, and then only the entries that changed draw.
+ */
+const NavLink = memo(function NavLink({
+  label,
+  detail,
+  icon,
+  to,
+  active,
+  nested,
+  onNavigate,
+}: NavLinkProps) {
   return (
     <li style={{ listStyle: 'none' }}>
       <ListItemButton
         component={Link}
-        to={sitePath(entry.path)}
+        to={to}
         selected={active}
         aria-current={active ? 'page' : undefined}
         onClick={onNavigate}
         sx={{ pl: nested ? 6.5 : 2, py: 0.5, my: 0.125 }}
       >
-        {!nested && entry.icon && <ListItemIcon>{ICONS[entry.icon]}</ListItemIcon>}
+        {!nested && icon && <ListItemIcon>{ICONS[icon]}</ListItemIcon>}
         <ListItemText
-          primary={entry.label}
-          secondary={entry.detail}
+          primary={label}
+          secondary={detail}
           slotProps={{
-            primary: { noWrap: true, title: entry.label, sx: { fontSize: 14 } },
-            secondary: { noWrap: true, title: entry.detail, sx: { fontSize: 12 } },
+            primary: { noWrap: true, title: label, sx: { fontSize: 14 } },
+            secondary: { noWrap: true, title: detail, sx: { fontSize: 12 } },
           }}
-          sx={{ my: entry.detail ? 0 : undefined }}
+          sx={{ my: detail ? 0 : undefined }}
         />
       </ListItemButton>
     </li>
   );
-}
+});
 
 /** The drawer menu; groups start open and fold on a click. */
-export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
+export const NavMenu = memo(function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  const sitePath = useSitePath();
   const perms = usePermissions();
   const labels = useLabels();
   const { siteId, isAllSites, siteName } = useSiteSelection();
@@ -109,12 +123,21 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
     [perms.can, labels, okta.data, entra.data, maps.data, reportConfigs.data, isAllSites, siteName],
   );
 
+  const linkProps = (entry: MenuLink) => ({
+    label: entry.label,
+    detail: entry.detail,
+    icon: entry.icon,
+    to: sitePath(entry.path),
+    active: isActivePath(entry.path, pathname),
+    onNavigate,
+  });
+
   return (
     <nav aria-label="Main menu">
       <List dense sx={{ px: 1 }}>
         {entries.map((entry) => {
           if (entry.kind === 'link') {
-            return <NavLink key={entry.path} entry={entry} onNavigate={onNavigate} />;
+            return <NavLink key={entry.path} {...linkProps(entry)} />;
           }
           const open = !closed[entry.label];
           return (
@@ -134,7 +157,7 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
               <Collapse in={open} timeout="auto">
                 <List dense disablePadding aria-label={entry.label}>
                   {entry.children.map((child) => (
-                    <NavLink key={child.path} entry={child} nested onNavigate={onNavigate} />
+                    <NavLink key={child.path} {...linkProps(child)} nested />
                   ))}
                 </List>
               </Collapse>
@@ -144,4 +167,4 @@ export function NavMenu({ onNavigate }: { onNavigate?: () => void }) {
       </List>
     </nav>
   );
-}
+});
