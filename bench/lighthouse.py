@@ -46,6 +46,8 @@ ADMIN_PASSWORD = "Lighthouse-Bench-2026!"
 DEMO_ADMIN = "priya.raman@northwind.example.com"
 DEMO_SITE = "Chicago Cross-Dock"
 PRESETS = ("mobile", "desktop")
+# The performance scores the console aims for: 90 on a phone, 98 on a desktop.
+TARGETS = {"mobile": "≥ 90", "desktop": "≥ 98"}
 PAGES = ("static page", "login", "Events")
 # A cell of an event row of the Events table (the loading and empty rows have none).
 EVENT_CELL = "main [role=gridcell]"
@@ -276,7 +278,7 @@ def main(args: argparse.Namespace) -> None:
         for name in (n for n in ("login", "Events") if n in args.pages):
             score = results[name, preset].score
             figures.append(
-                Figure(f"{name} ({preset})", score, "score", "static page", base, "≥ 90")
+                Figure(f"{name} ({preset})", score, "score", "static page", base, TARGETS[preset])
             )
     shown = ", ".join(f"{ms:,.0f}" for ms in first_row)
     print(f"first event row, {SLOWER_CPU}x slower CPU, empty cache: {shown} ms")
