@@ -8,6 +8,7 @@ from bench import (
     bundle,
     exports,
     images,
+    import_screen,
     imports,
     ingest,
     latency,
@@ -35,3 +36,4 @@ if __name__ == "__main__":
     images.main(images.parse_args([]))
     mixed.main(mixed.parse_args([]))
     asyncio.run(imports.main(imports.parse_args([])))
+    import_screen.main(import_screen.parse_args([]))

@@ -1,0 +1,219 @@
+"""A workbook through the Import Assets screen, as a user imports it.
+
+A real `tagtrack serve` (demo data, simulator running) serves the built console to Chromium,
+which chooses a workbook of `--rows` rows, maps its columns and a zone, and starts the
+import: seconds from the click until the screen counts every row uploaded, and how long the
+page's main thread was held meanwhile, read by the page itself (its longest task and the
+longest gap between two frames). Baselines, same run: the same number of rows posted by
+this process straight to `POST /api/import/rows` as the screen sends them (batches of 500,
+two in flight), and the page's own longest task and frame gap while it sat idle before the
+click.
+"""
+
+import argparse
+import asyncio
+import io
+import secrets
+import shutil
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import httpx
+from openpyxl import load_workbook
+from playwright.sync_api import Page, expect, sync_playwright
+
+from bench.common import Figure, report, server_env
+from bench.imports import BATCH, BATCHES_IN_FLIGHT, in_flight
+from bench.lighthouse import ADMIN, ADMIN_PASSWORD, DEMO_ADMIN, DIST, chrome_path
+from tagtrack.access.dependencies import SESSION_COOKIE
+from tests.database import fresh_database
+from tests.serve import serve
+from tests.spreadsheets import workbook_bytes
+
+HEADERS = ["Asset Name", "Serial No", "RFID", "Group"]
+MAPPING = [
+    {"header": "Asset Name", "assetField": "name"},
+    {"header": "Serial No", "assetField": "serial"},
+    {"header": "RFID", "assetField": "tags"},
+    {"header": "Group", "assetField": "categories"},
+]
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+IDLE_SECONDS = 3.0
+# In the page: long tasks and the longest gap between two animation frames, from now on.
+WATCH = """() => {
+  const seen = { tasks: [], gap: 0 };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) seen.tasks.push(entry.duration);
+  }).observe({ type: 'longtask' });
+  let last = performance.now();
+  const frame = (now) => {
+    seen.gap = Math.max(seen.gap, now - last);
+    last = now;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+  window.__watch = seen;
+}"""
+# Read what was seen since the last reading, and start over.
+READ = """() => {
+  const seen = window.__watch;
+  const out = { longest: Math.max(0, ...seen.tasks), count: seen.tasks.length, gap: seen.gap };
+  seen.tasks = []; seen.gap = 0;
+  return out;
+}"""
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rows", type=int, default=50_000, help="rows of the workbook")
+    parser.add_argument("--dist", type=Path, default=DIST)
+    return parser.parse_args(argv)
+
+
+def rows_of(count: int) -> list[list[str]]:
+    return [
+        [f"Crate {n:06d}", f"C-{n:06d}", secrets.token_hex(12).upper(), f"Group {n % 20}"]
+        for n in range(count)
+    ]
+
+
+def site_with_zone(client: httpx.Client, name: str) -> tuple[str, str]:
+    body = {"name": name, "startDate": "2026-01-01T00:00:00Z", "timezone": {"id": "UTC"}}
+    site = client.post("/api/sites", json=body)
+    site.raise_for_status()
+    site_id = site.json()["_id"]
+    zone = client.post("/api/zones", json={"name": "Yard", "site": site_id, "gates": []})
+    zone.raise_for_status()
+    return site_id, zone.json()["_id"]
+
+
+async def through_the_call(url: str, cookie: str, site: str, zone: str, count: int) -> float:
+    """Seconds to post `count` new rows to the batch call, as the screen sends them."""
+    target = {"site": site, "zone": zone, "headerAssetFields": MAPPING}
+    sheet = [dict(zip(HEADERS, row, strict=True)) for row in rows_of(count)]
+    batches = [sheet[i : i + BATCH] for i in range(0, count, BATCH)]
+    failures: list[str] = []
+    async with httpx.AsyncClient(
+        base_url=url, cookies={SESSION_COOKIE: cookie}, timeout=120
+    ) as client:
+
+        async def one_batch(rows: list[dict[str, str]]) -> None:
+            body = {**target, "rows": [{"cells": cells} for cells in rows]}
+            response = await client.post("/api/import/rows", json=body)
+            if not response.is_success:
+                failures.append(response.text)
+                return
+            failures.extend(r["reason"] for r in response.json()["results"] if r["reason"])
+
+        seconds = await in_flight(batches, BATCHES_IN_FLIGHT, one_batch)
+    assert not failures, failures[:3]
+    return seconds
+
+
+def pick(page: Page, label: str, option: str) -> None:
+    page.get_by_role("combobox", name=label, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def through_the_screen(
+    url: str, cookie: str, site: str, workbook: bytes, count: int
+) -> tuple[float, float, dict[str, Any], dict[str, Any]]:
+    """Seconds from choosing the file until the screen shows its rows, and from the click to
+    every row uploaded; the page's main thread while it sat idle, then during the import."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chrome_path(), args=["--no-sandbox", "--disable-dev-shm-usage"]
+        )
+        try:
+            context = browser.new_context(base_url=url, viewport={"width": 1366, "height": 900})
+            context.add_cookies([{"name": SESSION_COOKIE, "value": cookie, "url": url}])
+            page = context.new_page()
+            page.goto(f"/import?site={site}")
+            expect(page.get_by_test_id("import-file")).to_be_attached()
+            chosen = time.perf_counter()
+            page.get_by_test_id("import-file").set_input_files(
+                {"name": "crates.xlsx", "mimeType": XLSX, "buffer": workbook}
+            )
+            expect(page.get_by_test_id("import-file-name")).to_have_text(
+                f"crates.xlsx: {count} rows", timeout=180_000
+            )
+            read = time.perf_counter() - chosen
+            pick(page, "Name", "Asset Name")
+            pick(page, "Serial", "Serial No")
+            pick(page, "Tags", "RFID")
+            pick(page, "Zone", "Yard")
+            page.evaluate(WATCH)
+            page.wait_for_timeout(IDLE_SECONDS * 1000)
+            idle = page.evaluate(READ)
+            started = time.perf_counter()
+            page.get_by_test_id("import-start").click()
+            expect(page.get_by_test_id("import-count")).to_have_text(
+                f"{count} of {count} items uploaded", timeout=600_000
+            )
+            seconds = time.perf_counter() - started
+            busy = page.evaluate(READ)
+            expect(page.get_by_test_id("import-failed")).to_have_count(0)
+        finally:
+            browser.close()
+    return read, seconds, idle, busy
+
+
+def main(args: argparse.Namespace) -> None:
+    if not (args.dist / "index.html").is_file():
+        print(f"import_screen: no build at {args.dist}; run `cd web && npm run build` first")
+        return
+    n = args.rows
+    workbook = workbook_bytes(HEADERS, rows_of(n))
+    with (
+        tempfile.TemporaryDirectory(prefix="tagtrack-import-screen-") as folder,
+        fresh_database() as database,
+    ):
+        dist = Path(folder) / "dist"
+        shutil.copytree(args.dist, dist)
+        env = server_env(
+            database,
+            str(Path(folder) / "data"),
+            web_dist=str(dist),
+            admin_email=ADMIN,
+            admin_password=ADMIN_PASSWORD,
+        )
+        with serve(env, "--demo", timeout=180) as served:
+            password = served.printed("Demo password")
+            assert password, served.text()
+            with httpx.Client(base_url=served.url, timeout=60) as client:
+                login = {"username": DEMO_ADMIN, "password": password}
+                client.post("/api/auth/login", json=login).raise_for_status()
+                cookie = client.cookies[SESSION_COOKIE]
+                screen_site, _ = site_with_zone(client, "Import through the screen")
+                call_site, call_zone = site_with_zone(client, "Import through the call")
+            called = asyncio.run(through_the_call(served.url, cookie, call_site, call_zone, n))
+            read, seconds, idle, busy = through_the_screen(
+                served.url, cookie, screen_site, workbook, n
+            )
+    started = time.perf_counter()
+    book = load_workbook(io.BytesIO(workbook), read_only=True)
+    assert sum(1 for _ in book.active.iter_rows(values_only=True)) == n + 1
+    parsed = time.perf_counter() - started
+    report(
+        "import_screen",
+        f"a workbook of {n:,} rows ({len(workbook) / 2**20:.1f} MiB), each row into a zone, "
+        f"Chromium at desktop size; {busy['count']} long tasks during the import",
+        [
+            Figure("workbook chosen until its rows show", read, "s",
+                   "openpyxl reading it in this process", parsed),
+            Figure(f"{n:,} rows through the screen", seconds, "s",
+                   "the same rows posted to the batch call", called, "< 60 s"),
+            Figure("  rows/s", n / seconds, "rows/s", "the batch call", n / called),
+            Figure("longest task during the import", busy["longest"], "ms",
+                   "longest task while idle", idle["longest"]),
+            Figure("longest gap between frames", busy["gap"], "ms",
+                   "longest gap while idle", idle["gap"]),
+        ],
+    )  # fmt: skip
+
+
+if __name__ == "__main__":
+    main(parse_args())
