@@ -14,8 +14,6 @@ import argparse
 import asyncio
 import io
 import secrets
-import shutil
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,12 +23,10 @@ import httpx
 from openpyxl import load_workbook
 from playwright.sync_api import Page, expect, sync_playwright
 
-from bench.common import Figure, report, server_env
-from bench.imports import BATCH, BATCHES_IN_FLIGHT, in_flight
-from bench.lighthouse import ADMIN, ADMIN_PASSWORD, DEMO_ADMIN, DIST, chrome_path
+from bench.common import Figure, report
+from bench.imports import BATCH, BATCHES_IN_FLIGHT, in_flight, post_batch
+from bench.lighthouse import DIST, chrome_path, demo_console, sign_in
 from tagtrack.access.dependencies import SESSION_COOKIE
-from tests.database import fresh_database
-from tests.serve import serve
 from tests.spreadsheets import workbook_bytes
 
 HEADERS = ["Asset Name", "Serial No", "RFID", "Group"]
@@ -101,12 +97,7 @@ async def through_the_call(url: str, cookie: str, site: str, zone: str, count: i
     ) as client:
 
         async def one_batch(rows: list[dict[str, str]]) -> None:
-            body = {**target, "rows": [{"cells": cells} for cells in rows]}
-            response = await client.post("/api/import/rows", json=body)
-            if not response.is_success:
-                failures.append(response.text)
-                return
-            failures.extend(r["reason"] for r in response.json()["results"] if r["reason"])
+            await post_batch(client, target, rows, failures)
 
         seconds = await in_flight(batches, BATCHES_IN_FLIGHT, one_batch)
     assert not failures, failures[:3]
@@ -167,32 +158,15 @@ def main(args: argparse.Namespace) -> None:
         return
     n = args.rows
     workbook = workbook_bytes(HEADERS, rows_of(n))
-    with (
-        tempfile.TemporaryDirectory(prefix="tagtrack-import-screen-") as folder,
-        fresh_database() as database,
-    ):
-        dist = Path(folder) / "dist"
-        shutil.copytree(args.dist, dist)
-        env = server_env(
-            database,
-            str(Path(folder) / "data"),
-            web_dist=str(dist),
-            admin_email=ADMIN,
-            admin_password=ADMIN_PASSWORD,
-        )
-        with serve(env, "--demo", timeout=180) as served:
-            password = served.printed("Demo password")
-            assert password, served.text()
-            with httpx.Client(base_url=served.url, timeout=60) as client:
-                login = {"username": DEMO_ADMIN, "password": password}
-                client.post("/api/auth/login", json=login).raise_for_status()
-                cookie = client.cookies[SESSION_COOKIE]
-                screen_site, _ = site_with_zone(client, "Import through the screen")
-                call_site, call_zone = site_with_zone(client, "Import through the call")
-            called = asyncio.run(through_the_call(served.url, cookie, call_site, call_zone, n))
-            read, seconds, idle, busy = through_the_screen(
-                served.url, cookie, screen_site, workbook, n
-            )
+    with demo_console(args.dist) as (served, password):
+        cookie, _ = sign_in(served.url, password)
+        with httpx.Client(
+            base_url=served.url, cookies={SESSION_COOKIE: cookie}, timeout=60
+        ) as client:
+            screen_site, _ = site_with_zone(client, "Import through the screen")
+            call_site, call_zone = site_with_zone(client, "Import through the call")
+        called = asyncio.run(through_the_call(served.url, cookie, call_site, call_zone, n))
+        read, seconds, idle, busy = through_the_screen(served.url, cookie, screen_site, workbook, n)
     started = time.perf_counter()
     book = load_workbook(io.BytesIO(workbook), read_only=True)
     assert sum(1 for _ in book.active.iter_rows(values_only=True)) == n + 1

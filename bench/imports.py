@@ -75,6 +75,21 @@ async def in_flight(jobs: list[Any], workers: int, send: Callable[[Any], Awaitab
     return time.perf_counter() - started
 
 
+async def post_batch(
+    client: httpx.AsyncClient,
+    target: dict[str, Any],
+    rows: list[dict[str, str]],
+    failures: list[str],
+) -> None:
+    """One batch call as the screen sends it; a refused call or row adds its reason."""
+    body = {**target, "rows": [{"cells": cells} for cells in rows]}
+    response = await client.post("/api/import/rows", json=body)
+    if not response.is_success:
+        failures.append(response.text)
+        return
+    failures.extend(r["reason"] for r in response.json()["results"] if r["reason"])
+
+
 async def main(args: argparse.Namespace) -> None:
     failures: list[str] = []
     batch_seconds: dict[int, float] = {}
@@ -98,12 +113,7 @@ async def main(args: argparse.Namespace) -> None:
                         failures.append(response.text)
 
                 async def one_batch(rows: list[dict[str, str]]) -> None:
-                    body = {**target, "rows": [{"cells": c} for c in rows]}
-                    response = await client.post("/api/import/rows", json=body)
-                    if not response.is_success:
-                        failures.append(response.text)
-                        return
-                    failures.extend(r["reason"] for r in response.json()["results"] if r["reason"])
+                    await post_batch(client, target, rows, failures)
 
                 start = 0
                 single = await in_flight(sheet(args.single_rows, start), ROWS_IN_FLIGHT, one_row)

@@ -25,7 +25,8 @@ import shutil
 import statistics
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,7 +36,7 @@ from playwright.sync_api import sync_playwright
 from bench.common import Figure, report, server_env
 from tagtrack.access.dependencies import SESSION_COOKIE
 from tests.database import fresh_database
-from tests.serve import serve
+from tests.serve import Served, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 DIST = ROOT / "web" / "dist"
@@ -163,6 +164,31 @@ def median_run(runs: list[Run]) -> Run:
     return next(r for r in runs if r.score == middle)
 
 
+@contextmanager
+def demo_console(dist: Path, files: dict[str, str] | None = None) -> Iterator[tuple[Served, str]]:
+    """`tagtrack serve --demo` on a fresh database, serving a copy of the built console (with
+    `files` added to it by name): the server, and the demo users' password."""
+    with (
+        tempfile.TemporaryDirectory(prefix="tagtrack-console-") as folder,
+        fresh_database() as database,
+    ):
+        served_dist = Path(folder) / "dist"
+        shutil.copytree(dist, served_dist)
+        for name, text in (files or {}).items():
+            (served_dist / name).write_text(text, encoding="utf-8")
+        env = server_env(
+            database,
+            str(Path(folder) / "data"),
+            web_dist=str(served_dist),
+            admin_email=ADMIN,
+            admin_password=ADMIN_PASSWORD,
+        )
+        with serve(env, "--demo", timeout=180) as served:
+            password = served.printed("Demo password")
+            assert password, served.text()
+            yield served, password
+
+
 def sign_in(url: str, password: str) -> tuple[str, str]:
     """The demo administrator's session cookie and the first demo site's id."""
     with httpx.Client(base_url=url, timeout=60) as client:
@@ -232,42 +258,26 @@ def main(args: argparse.Namespace) -> None:
     install_lighthouse()
     presets = PRESETS if args.preset == "both" else (args.preset,)
     load_before = os.getloadavg()
-    with (
-        tempfile.TemporaryDirectory(prefix="tagtrack-lighthouse-") as folder,
-        fresh_database() as database,
-    ):
-        # The built console as it is, plus the baseline page, served by the same server.
-        dist = Path(folder) / "dist"
-        shutil.copytree(args.dist, dist)
-        (dist / "hello.html").write_text(HELLO, encoding="utf-8")
-        env = server_env(
-            database,
-            str(Path(folder) / "data"),
-            web_dist=str(dist),
-            admin_email=ADMIN,
-            admin_password=ADMIN_PASSWORD,
-        )
-        with serve(env, "--demo", timeout=180) as served:
-            password = served.printed("Demo password")
-            assert password, served.text()
-            session, site = sign_in(served.url, password)
-            cookie = {"Cookie": f"tagtrack_session={session}"}
-            pages = {
-                "static page": (f"{served.url}/hello.html", None),
-                "login": (f"{served.url}/login", None),
-                "Events": (f"{served.url}/events?site={site}", cookie),
-            }
-            results: dict[tuple[str, str], Run] = {}
-            for preset in presets:
-                for name in args.pages:
-                    url, headers = pages[name]
-                    runs = [lighthouse(url, preset, headers) for _ in range(args.runs)]
-                    results[name, preset] = median_run(runs)
-                    keep(args.reports, name, preset, runs)
-                    scores = ", ".join(f"{r.score:.0f}" for r in runs)
-                    print(f"lighthouse {preset:<7} {name:<12} scores {scores}", flush=True)
-            first_row = first_shown_ms(pages["Events"][0], EVENT_CELL, session, args.runs)
-            static_heading = first_shown_ms(pages["static page"][0], "h1", None, args.runs)
+    # The built console as it is, plus the baseline page, served by the same server.
+    with demo_console(args.dist, {"hello.html": HELLO}) as (served, password):
+        session, site = sign_in(served.url, password)
+        cookie = {"Cookie": f"tagtrack_session={session}"}
+        pages = {
+            "static page": (f"{served.url}/hello.html", None),
+            "login": (f"{served.url}/login", None),
+            "Events": (f"{served.url}/events?site={site}", cookie),
+        }
+        results: dict[tuple[str, str], Run] = {}
+        for preset in presets:
+            for name in args.pages:
+                url, headers = pages[name]
+                runs = [lighthouse(url, preset, headers) for _ in range(args.runs)]
+                results[name, preset] = median_run(runs)
+                keep(args.reports, name, preset, runs)
+                scores = ", ".join(f"{r.score:.0f}" for r in runs)
+                print(f"lighthouse {preset:<7} {name:<12} scores {scores}", flush=True)
+        first_row = first_shown_ms(pages["Events"][0], EVENT_CELL, session, args.runs)
+        static_heading = first_shown_ms(pages["static page"][0], "h1", None, args.runs)
     load_after = os.getloadavg()
     print("\nmedian runs (Lighthouse's simulated throttling for the preset):")
     for (name, preset), run in results.items():

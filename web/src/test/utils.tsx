@@ -90,3 +90,14 @@ export const adminRules = (
   resources: string[],
   ops = { create: true, modify: true, delete: true },
 ) => resources.map((resource) => ({ resource, ...ops }));
+
+/** The signed-in user's `GET /api/users/me` answer, a user of the given sites. */
+export const currentUser = (sites: string[], superAdmin = false) => ({
+  id: 'u1',
+  name: 'Ada Lovelace',
+  username: 'ada@example.com',
+  roles: ['r1'],
+  securityCtx: { sites, companies: [] },
+  superAdmin,
+  orgId: 'o1',
+});

@@ -3,7 +3,7 @@ import { render, screen, within } from '@testing-library/react';
 import type { ComponentProps } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { adminRules, mockApi, testQueryClient } from '../../test/utils';
+import { adminRules, currentUser, mockApi, testQueryClient } from '../../test/utils';
 import { AppProviders } from '../providers';
 import { routes } from '../router';
 
@@ -22,17 +22,7 @@ vi.mock('@mui/material/ListItemButton', async (importOriginal) => {
 
 function setup(mapsAnswered: Promise<void>) {
   mockApi({
-    'GET /api/users/me': {
-      body: {
-        id: 'u1',
-        name: 'Ada Lovelace',
-        username: 'ada@example.com',
-        roles: ['r1'],
-        securityCtx: { sites: ['s1'], companies: [] },
-        superAdmin: false,
-        orgId: 'o1',
-      },
-    },
+    'GET /api/users/me': { body: currentUser(['s1']) },
     'GET /api/accessRules': { body: adminRules(['sites']) },
     'GET /api/sites': {
       body: [{ _id: 's1', name: 'North Yard' }],

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALL_SITES_ID } from '../../constants';
-import { adminRules, LocationProbe, mockApi, testQueryClient } from '../../test/utils';
+import { adminRules, currentUser, LocationProbe, mockApi, testQueryClient } from '../../test/utils';
 import { AppProviders } from '../providers';
 import { routes } from '../router';
 
@@ -26,17 +26,7 @@ function setup({
   route?: string;
 } = {}) {
   const api = mockApi({
-    'GET /api/users/me': {
-      body: {
-        id: 'u1',
-        name: 'Ada Lovelace',
-        username: 'ada@example.com',
-        roles: ['r1'],
-        securityCtx: { sites: userSites, companies: [] },
-        superAdmin,
-        orgId: 'o1',
-      },
-    },
+    'GET /api/users/me': { body: currentUser(userSites, superAdmin) },
     'GET /api/accessRules': { body: rules },
     'GET /api/sites': { body: siteRows, headers: { 'x-total-count': String(siteRows.length) } },
     'GET /api/orgsettings': {
