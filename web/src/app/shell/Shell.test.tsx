@@ -3,7 +3,14 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ALL_SITES_ID } from '../../constants';
-import { adminRules, currentUser, LocationProbe, mockApi, testQueryClient } from '../../test/utils';
+import {
+  adminRules,
+  currentUser,
+  LocationProbe,
+  mockApi,
+  testQueryClient,
+  type MockHandler,
+} from '../../test/utils';
 import { AppProviders } from '../providers';
 import { routes } from '../router';
 
@@ -18,15 +25,17 @@ function setup({
   userSites = ['s1', 's2'],
   route = '/',
   siteRows = sites,
+  me = { body: currentUser(userSites, superAdmin) },
 }: {
   siteRows?: typeof sites;
+  me?: MockHandler;
   rules?: ReturnType<typeof adminRules>;
   superAdmin?: boolean;
   userSites?: string[];
   route?: string;
 } = {}) {
   const api = mockApi({
-    'GET /api/users/me': { body: currentUser(userSites, superAdmin) },
+    'GET /api/users/me': me,
     'GET /api/accessRules': { body: rules },
     'GET /api/sites': { body: siteRows, headers: { 'x-total-count': String(siteRows.length) } },
     'GET /api/orgsettings': {
@@ -162,6 +171,23 @@ describe('shell', () => {
     await user.click(screen.getByRole('menuitem', { name: 'Logout' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/api/auth/logout'))).toBe(true);
+  });
+
+  it('says why the signed-in user failed to load, and loads it again on Retry', async () => {
+    let answers = 0;
+    setup({
+      me: () =>
+        answers++ === 0
+          ? { status: 500, body: { reason: 'unavailable', message: 'The database is away' } }
+          : { body: currentUser(['s1', 's2']) },
+    });
+    const alert = await screen.findByRole('alert', {}, { timeout: 5000 });
+    expect(alert).toHaveTextContent('Failed to load the current user: The database is away');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Home' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(answers).toBe(2);
   });
 
   it('redirects unknown paths to the root', async () => {
