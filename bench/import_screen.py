@@ -13,7 +13,6 @@ click.
 import argparse
 import asyncio
 import io
-import secrets
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,18 +23,14 @@ from openpyxl import load_workbook
 from playwright.sync_api import Page, expect, sync_playwright
 
 from bench.common import Figure, report
-from bench.imports import BATCH, BATCHES_IN_FLIGHT, in_flight, post_batch
+from bench.imports import BATCH, BATCHES_IN_FLIGHT, MAPPING, in_flight, post_batch, sheet
 from bench.lighthouse import DIST, chrome_path, demo_console, sign_in
 from tagtrack.access.dependencies import SESSION_COOKIE
 from tests.spreadsheets import workbook_bytes
 
-HEADERS = ["Asset Name", "Serial No", "RFID", "Group"]
-MAPPING = [
-    {"header": "Asset Name", "assetField": "name"},
-    {"header": "Serial No", "assetField": "serial"},
-    {"header": "RFID", "assetField": "tags"},
-    {"header": "Group", "assetField": "categories"},
-]
+# The screen's label of each field bench.imports' sheet maps (FIELD_LABELS in
+# web/src/features/imports/importLogic.ts).
+FIELD_LABELS = {"name": "Name", "serial": "Serial", "tags": "Tags", "categories": "Categories"}
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 IDLE_SECONDS = 3.0
 # In the page: long tasks and the longest gap between two animation frames, from now on.
@@ -69,13 +64,6 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def rows_of(count: int) -> list[list[str]]:
-    return [
-        [f"Crate {n:06d}", f"C-{n:06d}", secrets.token_hex(12).upper(), f"Group {n % 20}"]
-        for n in range(count)
-    ]
-
-
 def site_with_zone(client: httpx.Client, name: str) -> tuple[str, str]:
     body = {"name": name, "startDate": "2026-01-01T00:00:00Z", "timezone": {"id": "UTC"}}
     site = client.post("/api/sites", json=body)
@@ -89,8 +77,8 @@ def site_with_zone(client: httpx.Client, name: str) -> tuple[str, str]:
 async def through_the_call(url: str, cookie: str, site: str, zone: str, count: int) -> float:
     """Seconds to post `count` new rows to the batch call, as the screen sends them."""
     target = {"site": site, "zone": zone, "headerAssetFields": MAPPING}
-    sheet = [dict(zip(HEADERS, row, strict=True)) for row in rows_of(count)]
-    batches = [sheet[i : i + BATCH] for i in range(0, count, BATCH)]
+    rows = sheet(count, 0)
+    batches = [rows[i : i + BATCH] for i in range(0, count, BATCH)]
     failures: list[str] = []
     async with httpx.AsyncClient(
         base_url=url, cookies={SESSION_COOKIE: cookie}, timeout=120
@@ -132,9 +120,8 @@ def through_the_screen(
                 f"crates.xlsx: {count} rows", timeout=180_000
             )
             read = time.perf_counter() - chosen
-            pick(page, "Name", "Asset Name")
-            pick(page, "Serial", "Serial No")
-            pick(page, "Tags", "RFID")
+            for mapped in MAPPING:
+                pick(page, FIELD_LABELS[mapped["assetField"]], mapped["header"])
             pick(page, "Zone", "Yard")
             page.evaluate(WATCH)
             page.wait_for_timeout(IDLE_SECONDS * 1000)
@@ -157,7 +144,8 @@ def main(args: argparse.Namespace) -> None:
         print(f"import_screen: no build at {args.dist}; run `cd web && npm run build` first")
         return
     n = args.rows
-    workbook = workbook_bytes(HEADERS, rows_of(n))
+    headers = [mapped["header"] for mapped in MAPPING]
+    workbook = workbook_bytes(headers, [list(row.values()) for row in sheet(n, 0)])
     with demo_console(args.dist) as (served, password):
         cookie, _ = sign_in(served.url, password)
         with httpx.Client(
