@@ -101,7 +101,7 @@ async def warm_up(client: httpx.AsyncClient, bodies: Sequence[Body]) -> None:
 async def wait_processed(url: str, poll: float = 0.05) -> None:
     connection = await asyncpg.connect(driver_url(url))
     try:
-        while await connection.fetchval("SELECT EXISTS (SELECT 1 FROM pending_reads)"):  # noqa: ASYNC110 - another process's table
+        while await connection.fetchval("SELECT EXISTS (SELECT 1 FROM pending_read_batches)"):  # noqa: ASYNC110 - another process's table
             await asyncio.sleep(poll)
     finally:
         await connection.close()

@@ -56,7 +56,8 @@ def percentile(values: list[float], q: float) -> float:
 async def pending(engine: AsyncEngine) -> int:
     """Reads acknowledged but not processed yet: processing keeps up when this stays small."""
     async with engine.connect() as connection:
-        return int(await connection.scalar(text("SELECT count(*) FROM pending_reads")) or 0)
+        waiting = text("SELECT coalesce(sum(reads), 0) FROM pending_read_batches")
+        return int(await connection.scalar(waiting) or 0)
 
 
 async def report(

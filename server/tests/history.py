@@ -1,5 +1,6 @@
 """History without the API: an organization's floor, reads processed at once, retention."""
 
+from collections.abc import Sequence
 from datetime import datetime
 
 from sqlalchemy import update
@@ -7,9 +8,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
 from tagtrack.kit.wiring import Wiring
-from tagtrack.models import Organization, PendingRead, Site
+from tagtrack.models import Organization, PendingReadBatch, Site
 from tagtrack.models.ids import new_id
 from tagtrack.organizations.service import OrganizationService
+from tagtrack.processing.repository import ReadRow
 from tests.tracking import T0, Floor
 
 Maker = async_sessionmaker[AsyncSession]
@@ -26,19 +28,23 @@ async def new_floor(maker: Maker, settings: Settings, name: str) -> Floor:
         return Floor(org.id, site.id, maker, settings, None)  # type: ignore[arg-type]
 
 
-def read_at(floor: Floor, endpoint_id: str, tag: str, moment: datetime) -> PendingRead:
+def read_at(floor: Floor, endpoint_id: str, tag: str, moment: datetime) -> ReadRow:
     """A read to process at once (as manual events are), never queued."""
-    return PendingRead(
+    return ReadRow(0, endpoint_id, tag, 0, moment, None, "", False, {}, None)
+
+
+def queued(floor: Floor, endpoint_id: str, reads: Sequence[ReadRow]) -> PendingReadBatch:
+    """Reads of one endpoint as ingest queues them: one batch."""
+    return PendingReadBatch(
         org_id=floor.org_id,
         endpoint_id=endpoint_id,
-        tag=tag,
-        antenna=0,
-        time=moment,
-        rssi=None,
-        direction="",
-        tamper=False,
-        data={},
-        zone_id=None,
+        reads=len(reads),
+        tags=[read.tag for read in reads],
+        antennas=[read.antenna for read in reads],
+        times=[read.time for read in reads],
+        rssis=[read.rssi for read in reads],
+        directions=[read.direction for read in reads],
+        tampers=[read.tamper for read in reads],
     )
 
 

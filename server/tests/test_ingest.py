@@ -12,12 +12,14 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
+from tagtrack.core.errors import Overloaded
 from tagtrack.ingest.formats import parse_payload
-from tagtrack.ingest.service import BACKLOG_CHECK_SECONDS
+from tagtrack.ingest.service import BACKLOG_CHECK_SECONDS, Admission
 from tagtrack.main import create_app
-from tagtrack.models import EndpointStatus, Event, PendingRead, RawPayload
+from tagtrack.models import EndpointStatus, Event, PendingReadBatch, RawPayload
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import new_id
+from tagtrack.processing.repository import ProcessingRepository
 from tests.broker import mqtt_broker
 from tests.clock import Clock
 from tests.conftest import make_client
@@ -83,7 +85,7 @@ async def test_bad_payloads_are_refused_and_nothing_is_queued(
     assert response.status_code == 400
     assert response.json()["reason"] == "bad payload"
     assert fragment in response.json()["message"]
-    queued = select(func.count()).where(PendingRead.endpoint_id == reader.id)
+    queued = select(func.count()).where(PendingReadBatch.endpoint_id == reader.id)
     assert await count(floor.sessionmaker, queued) == 0
 
 
@@ -96,8 +98,8 @@ async def test_queued_reads_keep_every_field_with_or_without_sensor_data(floor: 
     for body in (sensed, plain):
         assert (await floor.post(reader, body)).status_code == 202
     async with floor.sessionmaker() as session:
-        rows = (await session.scalars(select(PendingRead).where(
-            PendingRead.endpoint_id == reader.id))).all()  # fmt: skip
+        # As processing takes them; the transaction leaves them queued.
+        rows = await ProcessingRepository(session).take_pending(floor.org_id, 100)
     by_tag = {row.tag: row for row in rows}
     assert [by_tag[tag].data for tag in tags] == [{"cFloat0": 21.5}, {}, {}]
     last = by_tag[tags[2]]
@@ -108,6 +110,28 @@ async def test_queued_reads_keep_every_field_with_or_without_sensor_data(floor: 
         "IN",
         True,
     )
+
+
+async def test_processing_takes_the_oldest_reads_and_leaves_the_rest_of_a_batch_queued(
+    floor: Floor,
+) -> None:
+    reader = await floor.endpoint("Reader")
+    tags = [epc() for _ in range(8)]
+    for batch in (tags[:5], tags[5:]):
+        body = {"reads": [{"tag": tag, "antenna": n} for n, tag in enumerate(batch)]}
+        assert (await floor.post(reader, body)).status_code == 202
+    taken = []
+    for limit in (6, 1, 5):
+        async with floor.sessionmaker() as session, session.begin():
+            taken.append(await ProcessingRepository(session).take_pending(floor.org_id, limit))
+    assert [[read.tag for read in reads] for reads in taken] == [tags[:6], tags[6:7], tags[7:]]
+    # The reads put back keep their fields and their order in the queue; each read's id
+    # orders the reads taken together (equal times are applied in that order).
+    assert [read.antenna for reads in taken for read in reads] == [0, 1, 2, 3, 4, 0, 1, 2]
+    ids = [read.id for read in taken[0]]
+    assert ids == sorted(set(ids))
+    queued = select(func.count()).where(PendingReadBatch.endpoint_id == reader.id)
+    assert await count(floor.sessionmaker, queued) == 0
 
 
 async def test_raw_payloads_are_kept_for_diagnosis(floor: Floor) -> None:
@@ -164,6 +188,32 @@ async def test_overload_answers_429_with_retry_after(
     await floor.drain()
     for read in reads["reads"]:
         assert len(await floor.events(read["tag"])) == 1
+
+
+async def test_ingest_past_its_database_share_waits_and_past_its_slots_is_refused() -> None:
+    admission = Admission(max_in_flight=8, working=2)
+    inside, peak, done = 0, 0, 0
+    release = asyncio.Event()
+
+    async def request() -> None:
+        nonlocal inside, peak, done
+        async with admission.slot("http"):
+            inside += 1
+            peak = max(peak, inside)
+            await release.wait()
+            inside -= 1
+        done += 1
+
+    waiting = [asyncio.create_task(request()) for _ in range(8)]
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert inside == 2
+    with pytest.raises(Overloaded):
+        async with admission.slot("http"):
+            pass
+    release.set()
+    await asyncio.gather(*waiting)
+    assert (peak, done) == (2, 8)
 
 
 async def test_user_messages_and_manual_events(org_factory: Any, floor: Floor) -> None:

@@ -92,7 +92,8 @@ def test_a_killed_server_loses_no_acknowledged_read_and_counts_none_twice(tmp_pa
             assert not any(t.is_alive() for t in threads), second.text()
         with psycopg.connect(sync_url(database_url).replace("+psycopg", "")) as db:
             rows = db.execute(
-                "SELECT tag, count(*) FROM pending_reads WHERE tag LIKE 'DUR%' GROUP BY tag"
+                "SELECT tag, count(*) FROM pending_read_batches, unnest(tags) AS tag "
+                "WHERE tag LIKE 'DUR%' GROUP BY tag"
             ).fetchall()
     stored = dict(rows)
     acknowledged = [tag for r in readers for tags in r.acknowledged.values() for tag in tags]

@@ -109,7 +109,7 @@ def _rows(org: str) -> list[tuple[str, dict[str, Any]]]:
 
 
 # A value for each required column the rows above leave out, by its type.
-_FILLERS = {
+FILLERS = {
     "character varying": "x",
     "text": "",
     "boolean": False,
@@ -134,7 +134,7 @@ def _seed(db: psycopg.Connection[Any]) -> None:
     for org in ORGS:
         for table, given in _rows(org):
             row = {
-                column: _FILLERS[kind]
+                column: FILLERS[kind]
                 for column, kind in required[table].items()
                 if column not in given
             } | given

@@ -25,7 +25,7 @@ from tagtrack.models import (
     EndpointStatus,
     Event,
     Organization,
-    PendingRead,
+    PendingReadBatch,
     Site,
     Thing,
     ThingTag,
@@ -248,7 +248,7 @@ async def test_processes_split_the_work_once_through_a_kill() -> None:
             events = select(func.count()).select_from(Event).where(Event.org_id == org_id)
 
             async def all_processed() -> bool:
-                pending = select(func.count()).select_from(PendingRead)
+                pending = select(func.count()).select_from(PendingReadBatch)
                 return await count(maker, events) == len(tags) and await count(maker, pending) == 0
 
             await until(all_processed)

@@ -33,7 +33,7 @@ from tagtrack.processing.service import ProcessingService
 from tagtrack.processing.worker import ProcessingWorker
 from tests.conftest import Org
 from tests.database import fresh_database
-from tests.history import Maker, new_floor, read_at, set_retention
+from tests.history import Maker, new_floor, queued, read_at, set_retention
 from tests.tracking import T0, Floor, epc
 from tests.waiting import until
 
@@ -235,9 +235,8 @@ async def test_draining_a_backlog_refreshes_the_statistics_on_the_way(
     floor, now, month = await month_analyzed_empty(history_db, settings, "Backlog")
     reader = await floor.endpoint("Dock door")
     async with history_db() as session, session.begin():
-        session.add_all(
-            read_at(floor, reader.id, epc(), now - timedelta(seconds=n)) for n in range(200)
-        )
+        reads = [read_at(floor, reader.id, epc(), now - timedelta(seconds=n)) for n in range(200)]
+        session.add(queued(floor, reader.id, reads))
     empty = await partition_state(history_db, month)
     assert (empty.pages, empty.rows) == (0, 0)
     assert await ProcessingWorker(history_db, settings).drain() == 200

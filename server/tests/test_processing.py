@@ -6,7 +6,7 @@ from sqlalchemy import func, select, text
 
 from tagtrack.core.config import Settings
 from tagtrack.mail.sender import OutboxSender
-from tagtrack.models import PendingRead, SiteSettings, Thing
+from tagtrack.models import PendingReadBatch, SiteSettings, Thing
 from tagtrack.models.ids import UNKNOWN_THING_ID
 from tests.mailbox import smtp_server
 from tests.tracking import Floor, at, epc
@@ -344,7 +344,7 @@ async def test_a_read_that_cannot_be_stored_is_set_aside_and_the_rest_go_on(
     [exception] = await floor.exceptions()
     assert exception.type == "processException" and bad in exception.message
     async with floor.sessionmaker() as session:
-        left = select(func.count()).where(PendingRead.endpoint_id == dock.id)
+        left = select(func.count()).where(PendingReadBatch.endpoint_id == dock.id)
         assert await session.scalar(left) == 0
 
 

@@ -4,7 +4,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from tagtrack.models import Event, PendingRead, Thing, ThingTag
+from tagtrack.models import Event, PendingReadBatch, Thing, ThingTag
 from tests.tracking import Floor, at, epc, iso
 
 
@@ -47,7 +47,7 @@ async def test_a_large_backlog_folds_repeats_and_moves_things_once(floor: Floor)
         )
         assert (in_yard.zone_id, in_yard.time_end) == (yard.id, None)
     async with floor.sessionmaker() as session:
-        assert await session.scalar(select(func.count()).select_from(PendingRead)) == 0
+        assert await session.scalar(select(func.count()).select_from(PendingReadBatch)) == 0
 
 
 async def test_many_unknown_tags_are_enrolled_in_one_batch(floor: Floor) -> None:

@@ -6,7 +6,7 @@ import signal
 
 from sqlalchemy import func, select
 
-from tagtrack.models import EventCount, PendingRead
+from tagtrack.models import EventCount, PendingReadBatch
 from tagtrack.processing.process import ProcessingProcess
 from tests.tracking import Floor, epc, iso
 from tests.waiting import until
@@ -14,9 +14,8 @@ from tests.waiting import until
 
 async def pending(floor: Floor) -> int:
     async with floor.sessionmaker() as session:
-        stmt = (
-            select(func.count()).select_from(PendingRead).where(PendingRead.org_id == floor.org_id)
-        )
+        reads = func.coalesce(func.sum(PendingReadBatch.reads), 0)
+        stmt = select(reads).where(PendingReadBatch.org_id == floor.org_id)
         return int(await session.scalar(stmt) or 0)
 
 

@@ -26,8 +26,8 @@ COLUMNS = {
                        "time_duration"),
     "events": ("id", "org_id", "site_id", "endpoint_id", "thing_id", "tag", "antenna", "time",
                "first_time", "repeat_count", "direction", "alarm_tamper"),
-    "pending_reads": ("tag", "org_id", "endpoint_id", "antenna", "time", "direction", "tamper",
-                      "received_at"),
+    "pending_read_batches": ("endpoint_id", "org_id", "reads", "tags", "antennas", "times",
+                             "rssis", "directions", "tampers", "received_at"),
 }  # fmt: skip
 
 
@@ -210,26 +210,28 @@ async def test_a_thing_deleted_while_its_visit_is_written_leaves_no_visit_behind
     assert await count(sessionmaker, visits, thing=second.id) == 0
 
 
-def pending_read(org_id: str, tag: str) -> tuple[Any, ...]:
-    return (tag, org_id, new_id(), 0, T0, "", False, T0)
+def pending_batch(org_id: str, endpoint_id: str) -> tuple[Any, ...]:
+    return (endpoint_id, org_id, 1, ["T"], [0], [T0], [None], [""], [False], T0)
 
 
 async def test_pending_reads_belong_to_an_existing_organization_and_leave_with_it(
     sessionmaker: Maker, settings: Settings
 ) -> None:
     floor = await new_floor(sessionmaker, settings, "Queue")
-    tags = [f"Q-{new_id()}" for _ in range(3)]
+    endpoints = [new_id() for _ in range(3)]
     async with sessionmaker() as session, session.begin():
-        await copy(session, "pending_reads", [pending_read(floor.org_id, t) for t in tags[:2]])
-    rows = [pending_read(floor.org_id, tags[2]), pending_read(new_id(), tags[2])]
-    assert 'reference to "organizations"' in await refused(sessionmaker, "pending_reads", rows)
+        batches = [pending_batch(floor.org_id, e) for e in endpoints[:2]]
+        await copy(session, "pending_read_batches", batches)
+    rows = [pending_batch(floor.org_id, endpoints[2]), pending_batch(new_id(), endpoints[2])]
+    reason = await refused(sessionmaker, "pending_read_batches", rows)
+    assert "foreign key" in reason and "organizations" in reason
 
-    queued = "SELECT count(*) FROM pending_reads WHERE org_id = :org"
+    queued = "SELECT count(*) FROM pending_read_batches WHERE org_id = :org"
     assert await count(sessionmaker, queued, org=floor.org_id) == 2
     with pytest.raises(IntegrityError):
         async with sessionmaker() as session, session.begin():
             await session.execute(
-                text("UPDATE pending_reads SET org_id = :other WHERE org_id = :org"),
+                text("UPDATE pending_read_batches SET org_id = :other WHERE org_id = :org"),
                 {"other": new_id(), "org": floor.org_id},
             )
     async with sessionmaker() as session, session.begin():

@@ -178,7 +178,7 @@ def test_reads_posted_to_both_workers_are_processed_once(server: Server) -> None
     assert sum(accepted()) == len(tags)
 
     def processed() -> bool:
-        return bool(query(server.database, "SELECT count(*) FROM pending_reads")[0][0] == 0)
+        return bool(query(server.database, "SELECT count(*) FROM pending_read_batches")[0][0] == 0)
 
     eventually(processed)
     events = query(

@@ -67,7 +67,7 @@ async def test_every_statement_on_a_tenant_table_filters_by_organization(
 
 def test_statements_on_tenant_tables_must_name_org_id() -> None:
     assert names_tenant_table_without_org("SELECT things.id FROM things WHERE things.id = $1")
-    assert names_tenant_table_without_org('COPY "pending_reads" (tag) FROM STDIN')
+    assert names_tenant_table_without_org('COPY "events" (tag) FROM STDIN')
     assert names_tenant_table_without_org("UPDATE zones SET name=$1 WHERE zones.id = $2")
     assert not names_tenant_table_without_org(
         "SELECT things.id FROM things WHERE things.org_id = $1 AND things.id = $2"

@@ -10,19 +10,26 @@ from tagtrack.access.org_keys import OrgKeyRepository
 from tagtrack.core.wakeups import READS_CHANNEL
 from tagtrack.ingest.formats import Read
 from tagtrack.kit.repository import Repository
-from tagtrack.models import Endpoint, IngestBatch, PendingRead, RawPayload
+from tagtrack.models import Endpoint, IngestBatch, PendingReadBatch, RawPayload
 from tagtrack.models.base import utcnow
 from tagtrack.models.org_key import ENDPOINT, READER_KEY
 
-QUEUE_COLUMNS = (
-    "org_id", "endpoint_id", "tag", "antenna", "time", "rssi", "direction", "tamper", "data",
-    "received_at",
-)  # fmt: skip
-QUEUE_COLUMNS_WITHOUT_DATA = tuple(column for column in QUEUE_COLUMNS if column != "data")
+# One row a batch, its reads column by column (see PendingReadBatch).
+QUEUE_BATCH = """
+INSERT INTO pending_read_batches (org_id, endpoint_id, reads, tags, antennas, times, rssis,
+                                  directions, tampers, data, received_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+"""
+# Reads of the oldest `$2` batches: more than `$2 - 1` reads when that many batches wait.
+OLDEST_READS = """
+SELECT coalesce(sum(reads), 0) FROM (
+    SELECT reads FROM pending_read_batches WHERE org_id = $1 ORDER BY id LIMIT $2
+) AS oldest
+"""
 
 
-class IngestRepository(Repository[PendingRead]):
-    model = PendingRead
+class IngestRepository(Repository[PendingReadBatch]):
+    model = PendingReadBatch
 
     async def endpoint_by_key(self, key: str) -> Endpoint | None:
         """A reader's key names no organization: org_keys says whose it is."""
@@ -67,38 +74,31 @@ class IngestRepository(Repository[PendingRead]):
         )
         return int(earlier or 0)
 
-    async def queue(self, endpoint: Endpoint, reads: Sequence[Read], *, user_id: str = "") -> None:
-        """One binary COPY in the request's transaction: hundreds of reads a request, no ORM rows.
+    async def queue(self, endpoint: Endpoint, reads: Sequence[Read]) -> None:
+        """One row for the whole batch, in the request's transaction.
 
-        Sensor data goes only when some read has any: the column's default is the empty
-        object, and each value costs a JSON encoding in Python.
+        Sensor data goes only when some read has any: each value costs a JSON encoding.
         """
         if not reads:
             return
-        now = utcnow()
-        org_id, endpoint_id = endpoint.org_id, endpoint.id
-        columns: tuple[str, ...] = QUEUE_COLUMNS
-        records: list[tuple[object, ...]]
+        data = None
         if any(read.data for read in reads):
-            records = [
-                (
-                    org_id, endpoint_id, read.tag, read.antenna, read.time, read.rssi,
-                    read.direction or "", read.tamper,
-                    orjson.dumps(read.data).decode() if read.data else "{}", now,
-                )
-                for read in reads
-            ]  # fmt: skip
-        else:
-            columns = QUEUE_COLUMNS_WITHOUT_DATA
-            records = [
-                (
-                    org_id, endpoint_id, read.tag, read.antenna, read.time, read.rssi,
-                    read.direction or "", read.tamper, now,
-                )
-                for read in reads
-            ]  # fmt: skip
+            data = orjson.dumps([read.data for read in reads]).decode()
         driver = await self._driver()
-        await driver.copy_records_to_table("pending_reads", records=records, columns=columns)
+        await driver.execute(
+            QUEUE_BATCH,
+            endpoint.org_id,
+            endpoint.id,
+            len(reads),
+            [read.tag for read in reads],
+            [read.antenna for read in reads],
+            [read.time for read in reads],
+            [read.rssi for read in reads],
+            [read.direction or "" for read in reads],
+            [read.tamper for read in reads],
+            data,
+            utcnow(),
+        )
         # Every process's worker is woken when this transaction commits (not before).
         await self.session.execute(select(func.pg_notify(READS_CHANNEL, "")))
 
@@ -107,16 +107,7 @@ class IngestRepository(Repository[PendingRead]):
             RawPayload(org_id=endpoint.org_id, endpoint_id=endpoint.id, channel=channel, body=body)
         )
 
-    async def pending_span(self, org_id: str) -> int:
-        """How many ids lie between the organization's oldest and newest queued read."""
-        stmt = select(func.min(PendingRead.id), func.max(PendingRead.id)).where(
-            PendingRead.org_id == org_id
-        )
-        oldest, newest = (await self.session.execute(stmt)).one()
-        return 0 if oldest is None else int(newest) - int(oldest) + 1
-
-    async def pending_count(self, org_id: str, up_to: int) -> int:
-        """Reads waiting for this organization, counted no further than `up_to`."""
-        limited = select(PendingRead.id).where(PendingRead.org_id == org_id).limit(up_to)
-        stmt = select(func.count()).select_from(limited.subquery())
-        return int(await self.session.scalar(stmt) or 0)
+    async def pending_reads(self, org_id: str, batches: int) -> int:
+        """Reads waiting for this organization, counted in its oldest `batches` batches."""
+        driver = await self._driver()
+        return int(await driver.fetchval(OLDEST_READS, org_id, batches))

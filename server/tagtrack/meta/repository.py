@@ -13,9 +13,9 @@ BACKLOG = (
     + """SELECT coalesce(sum(waiting.reads), 0), min(waiting.oldest)
 FROM orgs, LATERAL (
     SELECT
-        (SELECT count(*) FROM pending_reads AS p WHERE p.org_id = orgs.org_id) AS reads,
+        (SELECT sum(p.reads) FROM pending_read_batches AS p WHERE p.org_id = orgs.org_id) AS reads,
         (
-            SELECT p.received_at FROM pending_reads AS p WHERE p.org_id = orgs.org_id
+            SELECT p.received_at FROM pending_read_batches AS p WHERE p.org_id = orgs.org_id
             ORDER BY p.id LIMIT 1
         ) AS oldest
 ) AS waiting

@@ -8,7 +8,7 @@ from tagtrack.models.event import Event, EventCount
 from tagtrack.models.exception import TrackingException
 from tagtrack.models.floor_map import Map
 from tagtrack.models.image import Image, ImageCategory
-from tagtrack.models.ingest import IngestBatch, PendingRead, RawPayload
+from tagtrack.models.ingest import IngestBatch, PendingReadBatch, RawPayload
 from tagtrack.models.location_tag import LocationTag
 from tagtrack.models.mail import OutboxMail
 from tagtrack.models.org import Organization, OrgSettings
@@ -45,7 +45,7 @@ __all__ = [
     "Organization",
     "OutboxMail",
     "PasswordReset",
-    "PendingRead",
+    "PendingReadBatch",
     "RawPayload",
     "ReportConfig",
     "Role",

@@ -10,34 +10,36 @@ from sqlalchemy import (
     Integer,
     LargeBinary,
     String,
-    text,
 )
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
 from tagtrack.models.base import Base, tenant_key, utcnow
 
 
-class PendingRead(Base):
-    """A read that was acknowledged to its reader and waits to be processed."""
+class PendingReadBatch(Base):
+    """Reads acknowledged to their reader together, waiting to be processed: one row a batch.
 
-    __tablename__ = "pending_reads"
+    The reads are stored column by column, one array each, so that queueing a batch and
+    taking it costs one row, whatever its size (a row a read cost more than the rules).
+    """
 
-    # Its organization is checked per statement, not by a foreign key (migration 0017).
-    org_id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    __tablename__ = "pending_read_batches"
+
+    org_id: Mapped[str] = mapped_column(
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     endpoint_id: Mapped[str] = mapped_column(String(24), nullable=False)
-    tag: Mapped[str] = mapped_column(String(128), nullable=False)
-    antenna: Mapped[int] = mapped_column(Integer, nullable=False, default=0)
-    time: Mapped[datetime] = mapped_column(DateTime(timezone=True), nullable=False)
-    rssi: Mapped[float | None] = mapped_column(Float, nullable=True)
-    direction: Mapped[str] = mapped_column(String(4), nullable=False, default="")
-    tamper: Mapped[bool] = mapped_column(Boolean, nullable=False, default=False)
-    data: Mapped[dict[str, Any]] = mapped_column(
-        JSONB, nullable=False, server_default=text("'{}'::jsonb")
-    )
-    # A manual event names its zone instead of going through gates.
-    zone_id: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    reads: Mapped[int] = mapped_column(Integer, nullable=False)
+    tags: Mapped[list[str]] = mapped_column(ARRAY(String(128)), nullable=False)
+    antennas: Mapped[list[int]] = mapped_column(ARRAY(Integer), nullable=False)
+    times: Mapped[list[datetime]] = mapped_column(ARRAY(DateTime(timezone=True)), nullable=False)
+    rssis: Mapped[list[float | None]] = mapped_column(ARRAY(Float), nullable=False)
+    directions: Mapped[list[str]] = mapped_column(ARRAY(String(4)), nullable=False)
+    tampers: Mapped[list[bool]] = mapped_column(ARRAY(Boolean), nullable=False)
+    # Each read's sensor data, only when some read of the batch has any.
+    data: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONB, nullable=True)
     received_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, default=utcnow
     )

@@ -24,7 +24,7 @@ from tagtrack.models import (
     Event,
     IngestBatch,
     LocationTag,
-    PendingRead,
+    PendingReadBatch,
     RawPayload,
     SiteSettings,
     Thing,
@@ -47,10 +47,12 @@ EVENT_COLUMNS = (
 VISIT_COLUMNS = (
     "id", "org_id", "site_id", "thing_id", "zone_id", "time_start", "time_end", "time_duration",
 )  # fmt: skip
-READ_COLUMNS = (
-    "id", "endpoint_id", "tag", "antenna", "time", "rssi", "direction", "tamper", "data",
-    "zone_id",
+BATCH_COLUMNS = (
+    "id", "endpoint_id", "reads", "tags", "antennas", "times", "rssis", "directions", "tampers",
+    "data", "received_at",
 )  # fmt: skip
+# A read's id in a batch: its batch's id times this, plus its place in the batch.
+READS_PER_BATCH_ID = 1 << 32
 THING_STATE_COLUMNS = (
     "id", "org_id", "site_id", "zone_id", "last_event", "last_endpoint_time", "last_zone_time",
     "last_zone_read", "endpoint_id", "direction", "location_tag_id", "xy", "map_id",
@@ -90,14 +92,14 @@ ORDER BY v.site_id, v.hour
 ON CONFLICT (org_id, site_id, hour) DO UPDATE SET events = c.events + excluded.events
 """
 
-# The organizations with reads waiting, one step down ix_pending_reads_org_id each (a skip
-# scan): the CTE `orgs`, ended by a NULL row.
+# The organizations with reads waiting, one step down the queue's key each (a skip scan): the
+# CTE `orgs`, ended by a NULL row.
 WAITING_ORGS = """
 WITH RECURSIVE orgs(org_id) AS (
-    (SELECT org_id FROM pending_reads ORDER BY org_id LIMIT 1)
+    (SELECT org_id FROM pending_read_batches ORDER BY org_id LIMIT 1)
     UNION ALL
     SELECT (
-        SELECT p.org_id FROM pending_reads AS p WHERE p.org_id > orgs.org_id
+        SELECT p.org_id FROM pending_read_batches AS p WHERE p.org_id > orgs.org_id
         ORDER BY p.org_id LIMIT 1
     )
     FROM orgs WHERE orgs.org_id IS NOT NULL
@@ -105,6 +107,23 @@ WITH RECURSIVE orgs(org_id) AS (
 """
 
 ORGS_WITH_PENDING = WAITING_ORGS + "SELECT org_id FROM orgs WHERE org_id IS NOT NULL\n"
+
+# The oldest batches holding the oldest `$2` reads (the last one may hold more), taken off the
+# queue; the transaction puts them back if the batch fails.
+TAKE_BATCHES = f"""
+DELETE FROM pending_read_batches WHERE org_id = $1 AND id IN (
+    SELECT id FROM (
+        SELECT id, sum(reads) OVER (ORDER BY id) - reads AS before
+        FROM pending_read_batches WHERE org_id = $1 ORDER BY id LIMIT $2
+    ) AS oldest
+    WHERE before < $2
+)
+RETURNING {", ".join(BATCH_COLUMNS)}
+"""
+PUT_BACK = f"""
+INSERT INTO pending_read_batches ({", ".join(BATCH_COLUMNS)}, org_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+"""
 
 
 @dataclass(slots=True)
@@ -190,6 +209,21 @@ class VisitRow:
     dirty: bool = False
 
 
+def _unpacked(batch: Any) -> list[ReadRow]:
+    """A queued batch's reads, each with an id that keeps their order in the queue."""
+    first = batch["id"] * READS_PER_BATCH_ID
+    endpoint_id = batch["endpoint_id"]
+    data = batch["data"] or ({} for _ in range(batch["reads"]))
+    columns = (batch["tags"], batch["antennas"], batch["times"], batch["rssis"])
+    flags = (batch["directions"], batch["tampers"], data)
+    return [
+        ReadRow(first + n, endpoint_id, tag, antenna, at, rssi, direction, tamper, values, None)
+        for n, (tag, antenna, at, rssi, direction, tamper, values) in enumerate(
+            zip(*columns, *flags, strict=False)
+        )
+    ]
+
+
 def any_of(values: Iterable[str]) -> Any:
     """`= ANY(array)`: one parameter, one cached statement, however many values a batch has."""
     return func.any(sa_cast(list(values), ARRAY(String)))
@@ -224,8 +258,8 @@ def org_lock_key(org_id: str) -> int:
     return zlib.crc32(f"processing:{org_id}".encode())
 
 
-class ProcessingRepository(Repository[PendingRead]):
-    model = PendingRead
+class ProcessingRepository(Repository[PendingReadBatch]):
+    model = PendingReadBatch
 
     async def lock_org(self, org_id: str) -> None:
         await self.session.execute(select(func.pg_advisory_xact_lock(org_lock_key(org_id))))
@@ -251,41 +285,34 @@ class ProcessingRepository(Repository[PendingRead]):
         return bool(locked)
 
     async def orgs_with_pending(self) -> list[str]:
-        """Organizations with reads waiting: one step down ix_pending_reads_org_id per
+        """Organizations with reads waiting: one step down the queue's key per
         organization (a skip scan), where DISTINCT read every pending read of a backlog."""
         rows = await self.session.execute(text(ORGS_WITH_PENDING))
         return list(rows.scalars())
 
-    async def pending(self, org_id: str, limit: int) -> list[ReadRow]:
-        """The oldest acknowledged reads; they are then ordered by their own time.
-
-        Fetched straight through the driver: thousands of rows a batch, and the ORM's
-        result processing costs more than the query.
-        """
-        sql = (
-            f"SELECT {', '.join(READ_COLUMNS)} FROM pending_reads WHERE org_id = $1 "
-            "ORDER BY id LIMIT $2"
-        )
-        driver = await self._driver()
-        return [ReadRow(*record) for record in await driver.fetch(sql, org_id, limit)]
-
     async def take_pending(self, org_id: str, limit: int) -> list[ReadRow]:
-        """The oldest acknowledged reads, deleted from the queue in the same statement (the
-        transaction puts them back if the batch fails); in no particular order."""
-        columns = ", ".join(READ_COLUMNS)
-        sql = (
-            f"DELETE FROM pending_reads WHERE org_id = $1 AND id IN ("
-            f"SELECT id FROM pending_reads WHERE org_id = $1 ORDER BY id LIMIT $2) "
-            f"RETURNING {columns}"
-        )
-        driver = await self._driver()
-        return [ReadRow(*record) for record in await driver.fetch(sql, org_id, limit)]
+        """The oldest `limit` acknowledged reads, taken off the queue (the transaction puts
+        them back if the batch fails), in queue order.
 
-    async def delete_pending(self, org_id: str, ids: Sequence[int]) -> None:
-        stmt = delete(PendingRead).where(
-            PendingRead.org_id == org_id, PendingRead.id == func.any(list(ids))
-        )
-        await self.session.execute(stmt.execution_options(synchronize_session=False))
+        Whole batches are taken; the reads of the last one past `limit` go back in its place.
+        """
+        driver = await self._driver()
+        taken = sorted(await driver.fetch(TAKE_BATCHES, org_id, limit), key=lambda b: b["id"])
+        reads: list[ReadRow] = []
+        for batch in taken:
+            reads += _unpacked(batch)
+        if len(reads) > limit:
+            last = taken[-1]
+            kept = len(reads) - limit
+            back = [last[name][-kept:] for name in BATCH_COLUMNS[3:9]]
+            data = last["data"][-kept:] if last["data"] is not None else None
+            await driver.execute(
+                PUT_BACK, last["id"], last["endpoint_id"], kept, *back,
+                orjson.dumps(data).decode() if data is not None else None,
+                last["received_at"], org_id,
+            )  # fmt: skip
+            del reads[limit:]
+        return reads
 
     async def endpoints(self, org_id: str, ids: Iterable[str]) -> dict[str, Endpoint]:
         stmt = (

@@ -19,7 +19,7 @@ from tagtrack.exceptions.repository import ExceptionRepository
 from tagtrack.exceptions.service import process_exception, zone_time_exception
 from tagtrack.live.repository import LiveRepository
 from tagtrack.mail.service import Outbox
-from tagtrack.models import Endpoint, LocationTag, PendingRead, Zone, ZoneGate
+from tagtrack.models import Endpoint, LocationTag, Zone, ZoneGate
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.processing.repository import (
@@ -33,8 +33,6 @@ from tagtrack.processing.repository import (
 
 log = get_logger("tagtrack.processing")
 
-# Queued reads arrive as plain rows; a manual event is a PendingRead never stored.
-AnyRead = ReadRow | PendingRead
 
 ENTERING = ("IN", "NEAR")
 LEAVING = ("OUT", "GONE")
@@ -140,7 +138,7 @@ class BatchProcessor:
         self.touched: dict[str, Repeat | None] = {}
         self.fresh: FreshThings | None = None
 
-    async def run(self, reads: Sequence[AnyRead]) -> Outcome:
+    async def run(self, reads: Sequence[ReadRow]) -> Outcome:
         # A cached generic plan of the history updates cannot see the batch's time range: it
         # read every event of the organization in that range and hash-joined them, about a
         # second a batch at 160,000 events, where the planned one probes the primary key.
@@ -192,7 +190,7 @@ class BatchProcessor:
         await self.finish()
         return self.outcome
 
-    def apply_all(self, ordered: Sequence[AnyRead]) -> None:
+    def apply_all(self, ordered: Sequence[ReadRow]) -> None:
         """Apply reads in time order; repeats of a thing's newest read take the short path."""
         repeats = self.repeats
         for read in ordered:
@@ -201,7 +199,7 @@ class BatchProcessor:
                 self.apply(read)
         self.outcome.processed += len(ordered)
 
-    def repeat(self, step: Repeat, read: AnyRead) -> bool:
+    def repeat(self, step: Repeat, read: ReadRow) -> bool:
         """Apply `read` as a plain repeat of `step`'s read, if it is one; False when not.
 
         Under the rules such a read sets the thing's Last Event and endpoint time (and its
@@ -252,7 +250,7 @@ class BatchProcessor:
         sites |= {thing.site_id for thing in self.things.values() if thing.dirty}
         return sites
 
-    def apply(self, read: AnyRead) -> None:
+    def apply(self, read: ReadRow) -> None:
         endpoint = self.endpoints.get(read.endpoint_id) if read.endpoint_id else None
         zone = self.zones.get(read.zone_id) if read.zone_id else None
         if endpoint is not None:
@@ -279,7 +277,7 @@ class BatchProcessor:
 
     def remember(
         self,
-        read: AnyRead,
+        read: ReadRow,
         endpoint: Endpoint | None,
         thing: ThingRow,
         event: EventRow,
@@ -302,7 +300,7 @@ class BatchProcessor:
             self.repeats[key] = step
         self.touched[thing.id] = step
 
-    def place(self, read: AnyRead, endpoint: Endpoint | None, zone: Zone | None) -> Placement:
+    def place(self, read: ReadRow, endpoint: Endpoint | None, zone: Zone | None) -> Placement:
         if zone is not None:  # a manual event names its zone
             return Placement(enter=zone, direction="IN")
         assert endpoint is not None
@@ -346,7 +344,7 @@ class BatchProcessor:
             return None
         return self.locations_by_id.get(endpoint.location_tag_id)
 
-    def thing_for(self, read: AnyRead, endpoint: Endpoint | None, site_id: str) -> ThingRow | None:
+    def thing_for(self, read: ReadRow, endpoint: Endpoint | None, site_id: str) -> ThingRow | None:
         prefix = self.prefixes.get(site_id, "")
         # With a site tag prefix, a thing may be stored with or without it.
         for tag in (read.tag, prefix + read.tag, read.tag.removeprefix(prefix)):
@@ -385,7 +383,7 @@ class BatchProcessor:
     def update_state(
         self,
         thing: ThingRow,
-        read: AnyRead,
+        read: ReadRow,
         endpoint: Endpoint | None,
         site_id: str,
         placement: Placement,
@@ -461,7 +459,7 @@ class BatchProcessor:
 
     def record_event(
         self,
-        read: AnyRead,
+        read: ReadRow,
         endpoint: Endpoint | None,
         site_id: str,
         thing: ThingRow | None,
@@ -514,7 +512,7 @@ class BatchProcessor:
             self.latest[key] = event
         return event
 
-    def process_exception(self, read: AnyRead, why: str) -> None:
+    def process_exception(self, read: ReadRow, why: str) -> None:
         site_id = None
         if read.zone_id and read.zone_id in self.zones:
             site_id = self.zones[read.zone_id].site_id
@@ -523,7 +521,7 @@ class BatchProcessor:
             return
         self.record_process_exception(read, site_id, why)
 
-    def record_process_exception(self, read: AnyRead, site_id: str, why: str) -> None:
+    def record_process_exception(self, read: ReadRow, site_id: str, why: str) -> None:
         self.session.add(process_exception(self.org_id, site_id, read.tag, read.time, why))
         self.outcome.exceptions += 1
 
@@ -547,7 +545,7 @@ class ProcessingService:
     async def set_aside_oldest(self, org_id: str, why: str) -> None:
         """Drop the oldest pending read of an organization, recording a processException."""
         await self.repository.lock_org(org_id)
-        reads = await self.repository.pending(org_id, 1)
+        reads = await self.repository.take_pending(org_id, 1)
         if not reads:
             return
         [read] = reads
@@ -555,10 +553,9 @@ class ProcessingService:
         site_id = await self.repository.endpoint_site(org_id, read.endpoint_id)
         if site_id is not None:
             processor.record_process_exception(read, site_id, why)
-        await self.repository.delete_pending(org_id, [read.id])
 
     async def process_now(
-        self, org_id: str, reads: Sequence[AnyRead], fresh: FreshThings | None = None
+        self, org_id: str, reads: Sequence[ReadRow], fresh: FreshThings | None = None
     ) -> Outcome:
         """Process reads that were never queued (manual events), waiting for the lock."""
         await self.repository.lock_org(org_id)
