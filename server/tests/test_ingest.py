@@ -8,7 +8,7 @@ from typing import Any
 import aiomqtt
 import orjson
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
@@ -139,6 +139,29 @@ async def test_raw_payloads_are_kept_for_diagnosis(floor: Floor) -> None:
     assert (await floor.post(reader, {"reads": [{"tag": epc()}]})).status_code == 202
     kept = select(func.count()).where(RawPayload.endpoint_id == reader.id)
     assert await count(floor.sessionmaker, kept) == 1
+
+
+async def test_a_large_request_is_kept_and_queued_compressed_with_lz4_where_the_server_has_it(
+    floor: Floor,
+) -> None:
+    reader = await floor.endpoint("Reader")
+    reads = [{"tag": epc(), "antenna": n % 4, "time": iso(n)} for n in range(500)]
+    assert (await floor.post(reader, {"reads": reads})).status_code == 202
+    async with floor.sessionmaker() as session:
+        methods = await session.scalar(
+            text("SELECT enumvals FROM pg_settings WHERE name = 'default_toast_compression'")
+        )
+        stored = await session.execute(
+            text(
+                "SELECT pg_column_compression(r.body), pg_column_compression(b.tags)"
+                " FROM raw_payloads r, pending_read_batches b"
+                " WHERE r.org_id = :org AND r.endpoint_id = :reader"
+                " AND b.org_id = :org AND b.endpoint_id = :reader"
+            ),
+            {"org": floor.org_id, "reader": reader.id},
+        )
+    expected = "lz4" if "lz4" in methods else "pglz"
+    assert stored.all() == [(expected, expected)]
 
 
 async def test_status_and_config(floor: Floor) -> None:
