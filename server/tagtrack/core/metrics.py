@@ -45,7 +45,7 @@ INGEST_REFUSED = Counter(
 BATCH_READS = Histogram(
     "tagtrack_processing_batch_reads",
     "Reads in each processed batch",
-    buckets=(1, 10, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 20000),
+    buckets=(1, 10, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 20000, 50000),
 )
 BATCH_SECONDS = Histogram(
     "tagtrack_processing_batch_seconds",
