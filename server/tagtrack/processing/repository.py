@@ -219,7 +219,7 @@ def _unpacked(batch: Any) -> list[ReadRow]:
     return [
         ReadRow(first + n, endpoint_id, tag, antenna, at, rssi, direction, tamper, values, None)
         for n, (tag, antenna, at, rssi, direction, tamper, values) in enumerate(
-            zip(*columns, *flags, strict=False)
+            zip(*columns, *flags, strict=True)
         )
     ]
 

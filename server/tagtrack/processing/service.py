@@ -9,6 +9,7 @@ across processes.
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from operator import attrgetter
 
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -146,7 +147,7 @@ class BatchProcessor:
         # read every event of the organization in that range and hash-joined them, about a
         # second a batch at 160,000 events, where the planned one probes the primary key.
         await self.repository.plan_for_these_values()
-        ordered = sorted(reads, key=lambda r: (r.time, r.id or 0))
+        ordered = sorted(reads, key=attrgetter("time", "id"))
         tags = {r.tag for r in ordered}
         self.endpoints = await self.repository.endpoints(
             self.org_id, {r.endpoint_id for r in ordered if r.endpoint_id}
