@@ -117,9 +117,12 @@ async def test_processing_takes_the_oldest_reads_and_leaves_the_rest_of_a_batch_
 ) -> None:
     reader = await floor.endpoint("Reader")
     tags = [epc() for _ in range(8)]
-    for batch in (tags[:5], tags[5:]):
-        body = {"reads": [{"tag": tag, "antenna": n} for n, tag in enumerate(batch)]}
-        assert (await floor.post(reader, body)).status_code == 202
+    plain = [{"tag": tag, "antenna": n} for n, tag in enumerate(tags[:5])]
+    sensed = [
+        {"tag": tag, "antenna": n, "data": {"cFloat0": n + 0.5}} for n, tag in enumerate(tags[5:])
+    ]
+    for reads in (plain, sensed):
+        assert (await floor.post(reader, {"reads": reads})).status_code == 202
     taken = []
     for limit in (6, 1, 5):
         async with floor.sessionmaker() as session, session.begin():
@@ -128,6 +131,11 @@ async def test_processing_takes_the_oldest_reads_and_leaves_the_rest_of_a_batch_
     # The reads put back keep their fields and their order in the queue; each read's id
     # orders the reads taken together (equal times are applied in that order).
     assert [read.antenna for reads in taken for read in reads] == [0, 1, 2, 3, 4, 0, 1, 2]
+    assert [read.data for reads in taken for read in reads] == [{}] * 5 + [
+        {"cFloat0": 0.5},
+        {"cFloat0": 1.5},
+        {"cFloat0": 2.5},
+    ]
     ids = [read.id for read in taken[0]]
     assert ids == sorted(set(ids))
     queued = select(func.count()).where(PendingReadBatch.endpoint_id == reader.id)
