@@ -2,7 +2,6 @@
 
 import asyncio
 import itertools
-import statistics
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -305,9 +304,11 @@ async def test_unknown_users_and_wrong_passwords_take_the_same_time(
                 timings[kind].append(time.perf_counter() - started)
                 assert_error(response, 401, "invalid credentials", INVALID)
                 assert response.json()["message"] == INVALID
-    known, unknown = statistics.median(timings["known"]), statistics.median(timings["unknown"])
+    # The fastest of each: the hash's own cost, least touched by whatever else the machine runs
+    # (a busy test run makes single logins several times slower, either way).
+    known, unknown = min(timings["known"]), min(timings["unknown"])
     # Without the dummy hash an unknown user answers many times faster than a wrong password.
-    assert abs(known - unknown) < 0.5 * known, timings
+    assert 0.5 * known < unknown < 3 * known, timings
 
 
 async def test_an_unknown_username_locks_like_an_account(app, org_factory) -> None:
