@@ -119,14 +119,8 @@ def _serve(demo: bool, host: str | None, port: int | None) -> None:
     # Until the supervisor takes the signals over: exiting through Python (not the default
     # handler) lets the embedded PostgreSQL be stopped on the way out.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    code = asyncio.run(
-        supervise(
-            settings,
-            url,
-            worker_count(settings),
-            Admission(working=settings.database_pool_size // 2),
-        )
-    )
+    admission = Admission(pool_size=settings.database_pool_size)
+    code = asyncio.run(supervise(settings, url, worker_count(settings), admission))
     if code:
         sys.exit(code)
 

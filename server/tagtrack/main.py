@@ -295,7 +295,7 @@ def create_app(
         ),
     )
     app.state.settings = settings
-    app.state.admission = Admission(working=settings.database_pool_size // 2)
+    app.state.admission = Admission(pool_size=settings.database_pool_size)
     app.state.live = LiveHub()
     app.state.principals = PrincipalCache()
     app.state.storage = storage_from_settings(settings)

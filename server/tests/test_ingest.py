@@ -222,7 +222,7 @@ async def test_overload_answers_429_with_retry_after(
 
 
 async def test_ingest_past_its_database_share_waits_and_past_its_slots_is_refused() -> None:
-    admission = Admission(max_in_flight=8, working=2)
+    admission = Admission(max_in_flight=8, pool_size=4)
     inside, peak, done = 0, 0, 0
     release = asyncio.Event()
 

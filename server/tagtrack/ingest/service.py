@@ -33,21 +33,22 @@ class _Backlog:
 class Admission:
     """Per-process overload guard: in-flight requests and the processing backlog.
 
-    Of the requests in flight, `working` at most use the database at once; the others wait
-    their turn in the process. More readers than the connection pool holds would otherwise
-    each open a connection beyond it and close it after one request: a new backend, its
-    set-up and its prepared statements every time, which cost more than the request.
+    Of the requests in flight, half as many as the connection pool holds use the database at
+    once; the others wait their turn in the process. More readers than the pool holds would
+    otherwise each open a connection beyond it and close it after one request: a new
+    backend, its set-up and its prepared statements every time, which cost more than the
+    request.
     """
 
     def __init__(
         self,
         max_in_flight: int = 64,
         clock: Callable[[], float] = time.monotonic,
-        working: int = DEFAULT_DATABASE_POOL_SIZE // 2,
+        pool_size: int = DEFAULT_DATABASE_POOL_SIZE,
     ) -> None:
         self.clock = clock
         self.slots = asyncio.Semaphore(max_in_flight)
-        self.working = asyncio.Semaphore(max(1, working))
+        self.working = asyncio.Semaphore(max(1, pool_size // 2))
         self.backlogs: dict[str, _Backlog] = {}
 
     @asynccontextmanager

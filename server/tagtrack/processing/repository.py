@@ -47,10 +47,9 @@ EVENT_COLUMNS = (
 VISIT_COLUMNS = (
     "id", "org_id", "site_id", "thing_id", "zone_id", "time_start", "time_end", "time_duration",
 )  # fmt: skip
-BATCH_COLUMNS = (
-    "id", "endpoint_id", "reads", "tags", "antennas", "times", "rssis", "directions", "tampers",
-    "data", "received_at",
-)  # fmt: skip
+# A queued batch's reads, an array each; sensor data (`data`) is a JSON array, or null.
+READ_ARRAYS = ("tags", "antennas", "times", "rssis", "directions", "tampers")
+BATCH_COLUMNS = ("id", "endpoint_id", "reads", *READ_ARRAYS, "data", "received_at")
 # A read's id in a batch: its batch's id times this, plus its place in the batch.
 READS_PER_BATCH_ID = 1 << 32
 THING_STATE_COLUMNS = (
@@ -214,12 +213,11 @@ def _unpacked(batch: Any) -> list[ReadRow]:
     first = batch["id"] * READS_PER_BATCH_ID
     endpoint_id = batch["endpoint_id"]
     data = batch["data"] or ({} for _ in range(batch["reads"]))
-    columns = (batch["tags"], batch["antennas"], batch["times"], batch["rssis"])
-    flags = (batch["directions"], batch["tampers"], data)
+    columns = [batch[name] for name in READ_ARRAYS]
     return [
         ReadRow(first + n, endpoint_id, tag, antenna, at, rssi, direction, tamper, values, None)
         for n, (tag, antenna, at, rssi, direction, tamper, values) in enumerate(
-            zip(*columns, *flags, strict=True)
+            zip(*columns, data, strict=True)
         )
     ]
 
@@ -304,7 +302,7 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         if len(reads) > limit:
             last = taken[-1]
             kept = len(reads) - limit
-            back = [last[name][-kept:] for name in BATCH_COLUMNS[3:9]]
+            back = [last[name][-kept:] for name in READ_ARRAYS]
             data = last["data"][-kept:] if last["data"] is not None else None
             await driver.execute(
                 PUT_BACK, last["id"], last["endpoint_id"], kept, *back,

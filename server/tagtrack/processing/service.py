@@ -34,7 +34,6 @@ from tagtrack.processing.repository import (
 
 log = get_logger("tagtrack.processing")
 
-
 ENTERING = ("IN", "NEAR")
 LEAVING = ("OUT", "GONE")
 KILL_SITE = "site"
