@@ -7,6 +7,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
+from tagtrack.ingest.formats import Read, pack_reads
 from tagtrack.kit.wiring import Wiring
 from tagtrack.models import Organization, PendingReadBatch, Site
 from tagtrack.models.ids import new_id
@@ -39,12 +40,12 @@ def queued(floor: Floor, endpoint_id: str, reads: Sequence[ReadRow]) -> PendingR
         org_id=floor.org_id,
         endpoint_id=endpoint_id,
         reads=len(reads),
-        tags=[read.tag for read in reads],
-        antennas=[read.antenna for read in reads],
-        times=[read.time for read in reads],
-        rssis=[read.rssi for read in reads],
-        directions=[read.direction for read in reads],
-        tampers=[read.tamper for read in reads],
+        body=pack_reads(
+            [
+                Read(r.tag, r.time, r.antenna, r.rssi, r.direction or None, r.tamper, r.data)
+                for r in reads
+            ]
+        ),
     )
 
 

@@ -161,7 +161,7 @@ async def test_a_large_request_is_kept_and_queued_compressed_with_lz4_where_the_
         )
         stored = await session.execute(
             text(
-                "SELECT pg_column_compression(r.body), pg_column_compression(b.tags)"
+                "SELECT pg_column_compression(r.body), pg_column_compression(b.body)"
                 " FROM raw_payloads r, pending_read_batches b"
                 " WHERE r.org_id = :org AND r.endpoint_id = :reader"
                 " AND b.org_id = :org AND b.endpoint_id = :reader"

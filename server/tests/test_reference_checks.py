@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from tagtrack.core.config import Settings
+from tagtrack.ingest.formats import Read, pack_reads
 from tagtrack.models import Site, Thing
 from tagtrack.models.ids import new_id
 from tests.history import Maker, new_floor
@@ -26,8 +27,7 @@ COLUMNS = {
                        "time_duration"),
     "events": ("id", "org_id", "site_id", "endpoint_id", "thing_id", "tag", "antenna", "time",
                "first_time", "repeat_count", "direction", "alarm_tamper"),
-    "pending_read_batches": ("endpoint_id", "org_id", "reads", "tags", "antennas", "times",
-                             "rssis", "directions", "tampers", "received_at"),
+    "pending_read_batches": ("endpoint_id", "org_id", "reads", "body", "received_at"),
 }  # fmt: skip
 
 
@@ -211,7 +211,7 @@ async def test_a_thing_deleted_while_its_visit_is_written_leaves_no_visit_behind
 
 
 def pending_batch(org_id: str, endpoint_id: str) -> tuple[Any, ...]:
-    return (endpoint_id, org_id, 1, ["T"], [0], [T0], [None], [""], [False], T0)
+    return (endpoint_id, org_id, 1, pack_reads([Read("T", T0, 0, None, None, False, {})]), T0)
 
 
 async def test_pending_reads_belong_to_an_existing_organization_and_leave_with_it(

@@ -2,23 +2,21 @@
 
 from collections.abc import Sequence
 
-import orjson
 from sqlalchemy import func, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from tagtrack.access.org_keys import OrgKeyRepository
 from tagtrack.core.wakeups import READS_CHANNEL
-from tagtrack.ingest.formats import Read
+from tagtrack.ingest.formats import Read, pack_reads
 from tagtrack.kit.repository import Repository
 from tagtrack.models import Endpoint, IngestBatch, PendingReadBatch, RawPayload
 from tagtrack.models.base import utcnow
 from tagtrack.models.org_key import ENDPOINT, READER_KEY
 
-# One row a batch, its reads column by column (see PendingReadBatch).
+# One row a batch (see PendingReadBatch).
 QUEUE_BATCH = """
-INSERT INTO pending_read_batches (org_id, endpoint_id, reads, tags, antennas, times, rssis,
-                                  directions, tampers, data, received_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+INSERT INTO pending_read_batches (org_id, endpoint_id, reads, body, received_at)
+VALUES ($1, $2, $3, $4, $5)
 """
 # Reads of the oldest `$2` batches: more than `$2 - 1` reads when that many batches wait.
 OLDEST_READS = """
@@ -75,29 +73,12 @@ class IngestRepository(Repository[PendingReadBatch]):
         return int(earlier or 0)
 
     async def queue(self, endpoint: Endpoint, reads: Sequence[Read]) -> None:
-        """One row for the whole batch, in the request's transaction.
-
-        Sensor data goes only when some read has any: each value costs a JSON encoding.
-        """
+        """One row for the whole batch, in the request's transaction."""
         if not reads:
             return
-        data = None
-        if any(read.data for read in reads):
-            data = orjson.dumps([read.data for read in reads]).decode()
         driver = await self._driver()
         await driver.execute(
-            QUEUE_BATCH,
-            endpoint.org_id,
-            endpoint.id,
-            len(reads),
-            [read.tag for read in reads],
-            [read.antenna for read in reads],
-            [read.time for read in reads],
-            [read.rssi for read in reads],
-            [read.direction or "" for read in reads],
-            [read.tamper for read in reads],
-            data,
-            utcnow(),
+            QUEUE_BATCH, endpoint.org_id, endpoint.id, len(reads), pack_reads(reads), utcnow()
         )
         # Every process's worker is woken when this transaction commits (not before).
         await self.session.execute(select(func.pg_notify(READS_CHANNEL, "")))

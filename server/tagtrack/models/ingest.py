@@ -1,17 +1,6 @@
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    DateTime,
-    Float,
-    ForeignKey,
-    Integer,
-    LargeBinary,
-    String,
-)
-from sqlalchemy.dialects.postgresql import ARRAY, JSONB
+from sqlalchemy import BigInteger, DateTime, ForeignKey, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from tagtrack.models.base import Base, tenant_key, utcnow
@@ -20,8 +9,9 @@ from tagtrack.models.base import Base, tenant_key, utcnow
 class PendingReadBatch(Base):
     """Reads acknowledged to their reader together, waiting to be processed: one row a batch.
 
-    The reads are stored column by column, one array each, so that queueing a batch and
-    taking it costs one row, whatever its size (a row a read cost more than the rules).
+    One row, so that queueing a batch and taking it costs one row whatever its size
+    (a row a read cost more than the rules). `body` holds the reads as a JSON array, each
+    read an array of its fields (`formats.pack_reads`): `body::jsonb` reads it in SQL.
     """
 
     __tablename__ = "pending_read_batches"
@@ -32,14 +22,7 @@ class PendingReadBatch(Base):
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     endpoint_id: Mapped[str] = mapped_column(String(24), nullable=False)
     reads: Mapped[int] = mapped_column(Integer, nullable=False)
-    tags: Mapped[list[str]] = mapped_column(ARRAY(String(128)), nullable=False)
-    antennas: Mapped[list[int]] = mapped_column(ARRAY(Integer), nullable=False)
-    times: Mapped[list[datetime]] = mapped_column(ARRAY(DateTime(timezone=True)), nullable=False)
-    rssis: Mapped[list[float | None]] = mapped_column(ARRAY(Float), nullable=False)
-    directions: Mapped[list[str]] = mapped_column(ARRAY(String(4)), nullable=False)
-    tampers: Mapped[list[bool]] = mapped_column(ARRAY(Boolean), nullable=False)
-    # Each read's sensor data, only when some read of the batch has any.
-    data: Mapped[list[dict[str, Any]] | None] = mapped_column(JSONB, nullable=True)
+    body: Mapped[str] = mapped_column(Text, nullable=False)
     received_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, default=utcnow
     )

@@ -18,6 +18,7 @@ from sqlalchemy import Integer, String, delete, func, insert, select, text, true
 from sqlalchemy import cast as sa_cast
 from sqlalchemy.dialects.postgresql import ARRAY
 
+from tagtrack.ingest.formats import pack_reads, unpack_reads
 from tagtrack.kit.repository import Repository, as_dbapi_error
 from tagtrack.models import (
     Endpoint,
@@ -47,9 +48,7 @@ EVENT_COLUMNS = (
 VISIT_COLUMNS = (
     "id", "org_id", "site_id", "thing_id", "zone_id", "time_start", "time_end", "time_duration",
 )  # fmt: skip
-# A queued batch's reads, an array each; sensor data (`data`) is a JSON array, or null.
-READ_ARRAYS = ("tags", "antennas", "times", "rssis", "directions", "tampers")
-BATCH_COLUMNS = ("id", "endpoint_id", "reads", *READ_ARRAYS, "data", "received_at")
+BATCH_COLUMNS = ("id", "endpoint_id", "reads", "body", "received_at")
 # A read's id in a batch: its batch's id times this, plus its place in the batch.
 READS_PER_BATCH_ID = 1 << 32
 THING_STATE_COLUMNS = (
@@ -121,7 +120,7 @@ RETURNING {", ".join(BATCH_COLUMNS)}
 """
 PUT_BACK = f"""
 INSERT INTO pending_read_batches ({", ".join(BATCH_COLUMNS)}, org_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+VALUES ($1, $2, $3, $4, $5, $6)
 """
 
 
@@ -212,13 +211,20 @@ def _unpacked(batch: Any) -> list[ReadRow]:
     """A queued batch's reads, each with an id that keeps their order in the queue."""
     first = batch["id"] * READS_PER_BATCH_ID
     endpoint_id = batch["endpoint_id"]
-    data = batch["data"] or ({} for _ in range(batch["reads"]))
-    columns = [batch[name] for name in READ_ARRAYS]
     return [
-        ReadRow(first + n, endpoint_id, tag, antenna, at, rssi, direction, tamper, values, None)
-        for n, (tag, antenna, at, rssi, direction, tamper, values) in enumerate(
-            zip(*columns, data, strict=True)
+        ReadRow(
+            first + n,
+            endpoint_id,
+            r.tag,
+            r.antenna,
+            r.time,
+            r.rssi,
+            r.direction or "",
+            r.tamper,
+            r.data,
+            None,
         )
+        for n, r in enumerate(unpack_reads(batch["body"]))
     ]
 
 
@@ -302,13 +308,10 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         if len(reads) > limit:
             last = taken[-1]
             kept = len(reads) - limit
-            back = [last[name][-kept:] for name in READ_ARRAYS]
-            data = last["data"][-kept:] if last["data"] is not None else None
+            back = pack_reads(unpack_reads(last["body"])[-kept:])
             await driver.execute(
-                PUT_BACK, last["id"], last["endpoint_id"], kept, *back,
-                orjson.dumps(data).decode() if data is not None else None,
-                last["received_at"], org_id,
-            )  # fmt: skip
+                PUT_BACK, last["id"], last["endpoint_id"], kept, back, last["received_at"], org_id
+            )
             del reads[limit:]
         return reads
 
