@@ -44,6 +44,8 @@ class Floor:
     sessionmaker: async_sessionmaker[AsyncSession]
     settings: Settings
     client: httpx.AsyncClient
+    # One worker for the floor's drains: it keeps its rows from one batch to the next.
+    worker: ProcessingWorker | None = None
 
     async def endpoint(self, name: str, **fields: Any) -> Endpoint:
         row = Endpoint(
@@ -134,7 +136,9 @@ class Floor:
         await self.drain()
 
     async def drain(self) -> int:
-        return await ProcessingWorker(self.sessionmaker, self.settings).drain()
+        if self.worker is None:
+            self.worker = ProcessingWorker(self.sessionmaker, self.settings)
+        return await self.worker.drain()
 
     async def sweep(self, seconds: float) -> Outcome:
         async with self.sessionmaker() as session, session.begin():

@@ -8,7 +8,7 @@ from tagtrack.models.event import Event, EventCount
 from tagtrack.models.exception import TrackingException
 from tagtrack.models.floor_map import Map
 from tagtrack.models.image import Image, ImageCategory
-from tagtrack.models.ingest import IngestBatch, PendingReadBatch, RawPayload
+from tagtrack.models.ingest import IngestBatch, PendingReadBatch, ProcessingEpoch, RawPayload
 from tagtrack.models.location_tag import LocationTag
 from tagtrack.models.mail import OutboxMail
 from tagtrack.models.org import Organization, OrgSettings
@@ -46,6 +46,7 @@ __all__ = [
     "OutboxMail",
     "PasswordReset",
     "PendingReadBatch",
+    "ProcessingEpoch",
     "RawPayload",
     "ReportConfig",
     "Role",

@@ -60,3 +60,19 @@ class RawPayload(Base):
     received_at: Mapped[datetime] = mapped_column(
         DateTime(timezone=True), nullable=False, default=utcnow, index=True
     )
+
+
+class ProcessingEpoch(Base):
+    """Counts the batches processed for an organization, each one adding one.
+
+    A processing worker keeps a batch's rows in memory for the next one. They are still
+    what the database holds when the count is where that worker left it: no one else
+    processed for the organization meanwhile (see processing.state).
+    """
+
+    __tablename__ = "processing_epochs"
+
+    org_id: Mapped[str] = mapped_column(
+        String(24), ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True
+    )
+    epoch: Mapped[int] = mapped_column(BigInteger, nullable=False)

@@ -14,7 +14,20 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import orjson
-from sqlalchemy import Integer, String, delete, func, insert, select, text, true, tuple_
+from sqlalchemy import (
+    BigInteger,
+    Integer,
+    Select,
+    String,
+    delete,
+    func,
+    insert,
+    literal_column,
+    select,
+    text,
+    true,
+    tuple_,
+)
 from sqlalchemy import cast as sa_cast
 from sqlalchemy.dialects.postgresql import ARRAY
 
@@ -39,6 +52,7 @@ from tagtrack.models.base import utcnow
 from tagtrack.models.event import hour_of
 
 FoldKey = tuple[str, int, str]
+THING_VERSION = literal_column("things.xmin", BigInteger).label("version")
 
 EVENT_COLUMNS = (
     "id", "org_id", "site_id", "endpoint_id", "thing_id", "tag", "antenna", "time",
@@ -67,9 +81,12 @@ VISIT_CHANGES = {"time_end": "timestamptz", "time_duration": "bigint"}
 # History rows are found by their partition key too, as it was stored (an event's `time`
 # moves forward as reads fold into it).
 # With org_id, which every update names once ($1), these are the tables' primary keys.
-EVENT_KEY = (("id", "varchar", "id"), ("time", "timestamptz", "stored_time"))
-VISIT_KEY = (("id", "varchar", "id"), ("time_start", "timestamptz", "time_start"))
-THING_KEY = (("id", "varchar", "id"),)
+# `xmin` is the version of the row the batch read (or last wrote): an update applies only if
+# the row is still that version, and a row changed by anyone else since shows as missing.
+VERSION = ("xmin", "xid", "version")
+EVENT_KEY = (("id", "varchar", "id"), ("time", "timestamptz", "stored_time"), VERSION)
+VISIT_KEY = (("id", "varchar", "id"), ("time_start", "timestamptz", "time_start"), VERSION)
+THING_KEY = (("id", "varchar", "id"), VERSION)
 THING_CHANGES = {
     "site_id": "varchar", "zone_id": "varchar", "last_event": "timestamptz",
     "last_endpoint_time": "timestamptz", "last_zone_time": "timestamptz",
@@ -124,6 +141,27 @@ VALUES ($1, $2, $3, $4, $5, $6)
 """
 
 
+# The current transaction's id as row versions show it: `xmin` of the rows it writes.
+BUMP_EPOCH = """
+INSERT INTO processing_epochs AS p (org_id, epoch) VALUES ($1, 1)
+ON CONFLICT (org_id) DO UPDATE SET epoch = p.epoch + 1
+RETURNING p.epoch, p.xmin
+"""
+
+
+class StaleRows(Exception):
+    """Rows a batch read changed (or went) before it wrote them: the batch is rolled back."""
+
+
+@dataclass(frozen=True, slots=True)
+class Epoch:
+    """This organization's count of processing transactions, this one included, and the
+    version (`xmin`) of the rows this transaction writes."""
+
+    count: int
+    version: int
+
+
 @dataclass(slots=True)
 class ReadRow:
     """A pending read as processing sees it: plain data, no ORM identity."""
@@ -161,6 +199,7 @@ class ThingRow:
     alarm_tamper_tag: str
     alarm_tamper_time: datetime | None
     data: dict[str, Any]
+    version: int = 0  # xmin of the stored row
     stored: bool = True
     dirty: bool = False
 
@@ -185,6 +224,7 @@ class EventRow:
     alarm_tamper: bool
     rssi: float | None
     data: dict[str, Any]
+    version: int = 0  # xmin of the stored row
     stored: bool = False
     dirty: bool = False
     # `time` as stored: the row's partition key.
@@ -203,6 +243,7 @@ class VisitRow:
     time_start: datetime
     time_end: datetime | None
     time_duration: int
+    version: int = 0  # xmin of the stored row
     stored: bool = False
     dirty: bool = False
 
@@ -226,6 +267,11 @@ def _unpacked(batch: Any) -> list[ReadRow]:
         )
         for n, r in enumerate(unpack_reads(batch["body"]))
     ]
+
+
+def _check_all_updated(table: str, rows: Sequence[Any], updated: int) -> None:
+    if updated != len(rows):
+        raise StaleRows(f"{len(rows) - updated} of {len(rows)} {table} rows changed meanwhile")
 
 
 def any_of(values: Iterable[str]) -> Any:
@@ -287,6 +333,15 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         )
         locked = await self.session.scalar(sql, {"key": org_lock_key(org_id)})
         return bool(locked)
+
+    async def next_epoch(self, org_id: str) -> Epoch:
+        """Count this transaction as the organization's next epoch (see processing.state).
+
+        Every transaction that processes reads of the organization counts, under its lock.
+        """
+        driver = await self._driver()
+        count, version = await driver.fetchrow(BUMP_EPOCH, org_id)
+        return Epoch(count, version)
 
     async def orgs_with_pending(self) -> list[str]:
         """Organizations with reads waiting: one step down the queue's key per
@@ -373,8 +428,8 @@ class ProcessingRepository(Repository[PendingReadBatch]):
 
     async def things_for_update(self, org_id: str, ids: Iterable[str]) -> dict[str, ThingRow]:
         columns = [getattr(Thing, name) for name in THING_STATE_COLUMNS]
-        stmt = (
-            select(*columns)
+        stmt: Select[Any] = (
+            select(*columns, THING_VERSION)
             .where(Thing.org_id == org_id, Thing.id == any_of(sorted(set(ids))))
             .order_by(Thing.id)
         )
@@ -406,7 +461,7 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         ).subquery("wanted")
         columns = [getattr(Event, name) for name in EVENT_COLUMNS]
         newest = (
-            select(*columns)
+            select(*columns, literal_column("events.xmin", BigInteger).label("version"))
             .where(
                 Event.org_id == org_id,
                 Event.endpoint_id == keyed.c.endpoint_id,
@@ -429,7 +484,8 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         """Each thing's open visit. The things' rows are locked (FOR UPDATE) by the caller,
         which is what keeps a thing to one open visit: the index cannot be unique."""
         columns = [getattr(ZoneDuration, name) for name in VISIT_COLUMNS]
-        stmt = select(*columns).where(
+        version = literal_column("zone_durations.xmin", BigInteger).label("version")
+        stmt = select(*columns, version).where(
             ZoneDuration.org_id == org_id,
             ZoneDuration.thing_id == any_of(thing_ids),
             ZoneDuration.time_end.is_(None),
@@ -453,16 +509,20 @@ class ProcessingRepository(Repository[PendingReadBatch]):
             update, arguments = self._update_sql(
                 "events", EVENT_KEY, EVENT_CHANGES, changed, partition_key="time"
             )
+            moved = "date_trunc('hour', was, 'UTC') <> date_trunc('hour', time, 'UTC')"
             sql = (
                 f"WITH changed AS ({update} RETURNING t.site_id, v.key_time AS was, t.time) "
-                "SELECT site_id, was, time FROM changed "
-                "WHERE date_trunc('hour', was, 'UTC') <> date_trunc('hour', time, 'UTC')"
+                f"SELECT count(*), array_agg(site_id) FILTER (WHERE {moved}), "
+                f"array_agg(was) FILTER (WHERE {moved}), array_agg(time) FILTER (WHERE {moved}) "
+                "FROM changed"
             )
             driver = await self._driver()
             async with as_dbapi_error(sql):
-                for site_id, was, now in await driver.fetch(sql, *arguments):
-                    counts[(site_id, hour_of(was))] -= 1
-                    counts[(site_id, hour_of(now))] += 1
+                done, sites, was, now = await driver.fetchrow(sql, *arguments)
+            _check_all_updated("events", changed, done)
+            for site_id, before, after in zip(sites or (), was or (), now or (), strict=True):
+                counts[(site_id, hour_of(before))] -= 1
+                counts[(site_id, hour_of(after))] += 1
         await self._copy("events", EVENT_COLUMNS, created)
         for event in created:
             counts[(event.site_id, hour_of(event.time))] += 1
@@ -555,7 +615,8 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         )
         driver = await self._driver()
         async with as_dbapi_error(sql):
-            await driver.execute(sql, *arguments)
+            status = await driver.execute(sql, *arguments)
+        _check_all_updated(table, rows, int(status.rsplit(" ", 1)[1]))
 
     @staticmethod
     def _update_sql(
@@ -610,7 +671,7 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         )
         columns = [getattr(Thing, name) for name in THING_STATE_COLUMNS]
         stmt = (
-            select(*columns, Zone)
+            select(*columns, THING_VERSION, Zone)
             .join(Zone, (Zone.org_id == Thing.org_id) & (Zone.id == Thing.zone_id))
             .where(Zone.kill_duration > 0, Thing.last_zone_read.is_not(None), deadline <= now)
             .order_by(Thing.id)

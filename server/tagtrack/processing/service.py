@@ -7,7 +7,7 @@ across processes.
 """
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from operator import attrgetter
 
@@ -24,6 +24,7 @@ from tagtrack.models import Endpoint, LocationTag, Zone, ZoneGate
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.processing.repository import (
+    Epoch,
     EventRow,
     FoldKey,
     ProcessingRepository,
@@ -31,6 +32,7 @@ from tagtrack.processing.repository import (
     ThingRow,
     VisitRow,
 )
+from tagtrack.processing.state import WorkingState
 
 log = get_logger("tagtrack.processing")
 
@@ -106,6 +108,8 @@ class Outcome:
     events_created: int = 0
     exceptions: int = 0
     alerts: list[Alert] = field(default_factory=list)
+    # What a worker may keep for the organization's next batch, once this one commits.
+    state: WorkingState | None = None
 
 
 @dataclass
@@ -120,8 +124,16 @@ class FreshThings:
 
 
 class BatchProcessor:
-    def __init__(self, session: AsyncSession, settings: Settings, org_id: str) -> None:
+    def __init__(
+        self,
+        session: AsyncSession,
+        settings: Settings,
+        org_id: str,
+        kept: WorkingState | None = None,
+    ) -> None:
         self.session = session
+        # Rows the previous batch of this epoch left, still as the database holds them.
+        self.kept = kept
         self.repository = ProcessingRepository(session)
         self.org_id = org_id
         self.window = timedelta(seconds=settings.repeat_window_seconds)
@@ -170,9 +182,15 @@ class BatchProcessor:
             await self.repository.thing_ids_by_tag(self.org_id, candidates) if candidates else {}
         )
         fresh = self.fresh.things if self.fresh else {}
-        stored = [i for i in self.thing_ids.values() if i not in fresh]
-        self.things = await self.repository.things_for_update(self.org_id, stored)
-        self.visits = await self.repository.open_visits(self.org_id, self.things)
+        stored = {i for i in self.thing_ids.values() if i not in fresh}
+        if self.kept is not None:
+            self.things = {i: self.kept.things[i] for i in stored if i in self.kept.things}
+            self.visits = {i: self.kept.visits[i] for i in self.things if i in self.kept.visits}
+            stored -= self.things.keys()
+        if stored:
+            loaded = await self.repository.things_for_update(self.org_id, stored)
+            self.visits.update(await self.repository.open_visits(self.org_id, loaded))
+            self.things.update(loaded)
         if self.fresh:
             self.thing_ids.update(self.fresh.tags)
             self.things.update(fresh)
@@ -184,10 +202,12 @@ class BatchProcessor:
         # An event older than this cannot take a read of this batch (see record_event), and
         # a new event replaces it as the newest anyway.
         fold_since = ordered[0].time - self.window if ordered else utcnow()
-        self.latest = await self.repository.latest_events(
-            self.org_id,
-            ((r.endpoint_id, r.antenna, r.tag) for r in ordered if r.endpoint_id),
-            fold_since,
+        keys = {(r.endpoint_id, r.antenna, r.tag) for r in ordered if r.endpoint_id}
+        self.latest = {}
+        if self.kept is not None:
+            self.latest = {k: self.kept.latest[k] for k in keys if k in self.kept.latest}
+        self.latest.update(
+            await self.repository.latest_events(self.org_id, keys - self.latest.keys(), fold_since)
         )
         self.apply_all(ordered)
         await self.finish()
@@ -246,6 +266,24 @@ class BatchProcessor:
         await self.repository.write_events(self.changed_events.values())
         # Consoles showing these sites refresh once this transaction commits.
         await LiveRepository(self.session).announce(self.org_id, self.changed_sites())
+
+    def written(self, epoch: Epoch) -> WorkingState:
+        """The rows as this batch wrote them, which its commit makes the database's."""
+        for thing in self.things.values():
+            if thing.dirty or not thing.stored:
+                thing.version = epoch.version
+            thing.stored = True
+            thing.dirty = False
+        for event in self.changed_events.values():
+            event.version = epoch.version
+            event.stored = True
+            event.dirty = False
+            event.stored_time = event.time
+        for visit in self.changed_visits.values():
+            visit.version = epoch.version
+            visit.stored = True
+            visit.dirty = False
+        return WorkingState(epoch.count, self.things, self.visits, self.latest)
 
     def changed_sites(self) -> set[str]:
         sites = {event.site_id for event in self.changed_events.values()}
@@ -536,18 +574,32 @@ class ProcessingService:
         self.repository = ProcessingRepository(session)
         self.exceptions = ExceptionRepository(session)
 
-    async def process_pending(self, org_id: str, limit: int = BATCH_READS) -> Outcome:
-        """Process the oldest acknowledged reads of one organization, if no one else is."""
+    async def process_pending(
+        self, org_id: str, limit: int = BATCH_READS, kept: WorkingState | None = None
+    ) -> Outcome:
+        """Process the oldest acknowledged reads of one organization, if no one else is.
+
+        `kept` is what this worker's last batch of the organization left (`Outcome.state`):
+        it serves if no one else processed for the organization since.
+        """
         if not await self.repository.start_batch(org_id):
             return Outcome()
+        epoch = await self.repository.next_epoch(org_id)
+        if kept is not None and kept.epoch != epoch.count - 1:
+            kept = None
         reads = await self.repository.take_pending(org_id, limit)
         if not reads:
-            return Outcome()
-        return await BatchProcessor(self.session, self.settings, org_id).run(reads)
+            return Outcome(state=replace(kept, epoch=epoch.count) if kept else None)
+        processor = BatchProcessor(self.session, self.settings, org_id, kept)
+        outcome = await processor.run(reads)
+        batch = processor.written(epoch)
+        outcome.state = kept.followed_by(batch) if kept else batch
+        return outcome
 
     async def set_aside_oldest(self, org_id: str, why: str) -> None:
         """Drop the oldest pending read of an organization, recording a processException."""
         await self.repository.lock_org(org_id)
+        await self.repository.next_epoch(org_id)
         reads = await self.repository.take_pending(org_id, 1)
         if not reads:
             return
@@ -562,6 +614,7 @@ class ProcessingService:
     ) -> Outcome:
         """Process reads that were never queued (manual events), waiting for the lock."""
         await self.repository.lock_org(org_id)
+        await self.repository.next_epoch(org_id)
         processor = BatchProcessor(self.session, self.settings, org_id)
         processor.fresh = fresh
         return await processor.run(reads)

@@ -28,8 +28,9 @@ from tagtrack.core.retention import RetentionOutcome, apply_retention
 from tagtrack.core.tasks import running
 from tagtrack.core.wakeups import READS_CHANNEL, Wakeups
 from tagtrack.models.base import utcnow
-from tagtrack.processing.repository import ProcessingRepository
+from tagtrack.processing.repository import ProcessingRepository, StaleRows
 from tagtrack.processing.service import Outcome, ProcessingService, is_data_error
+from tagtrack.processing.state import KeptStates
 
 log = get_logger("tagtrack.processing")
 
@@ -46,6 +47,8 @@ UPKEEP_INTERVAL_SECONDS = 1.0
 RETENTION_INTERVAL_SECONDS = 6 * 3600
 # After a failed batch, this many reads are retried one by one to find the bad one.
 ISOLATE_READS = 200
+# A batch whose rows someone else changes meanwhile runs again, from the database, this often.
+STALE_RETRIES = 3
 
 
 @contextmanager
@@ -84,6 +87,7 @@ class ProcessingWorker:
         self.looping = False
         self.next_retention = 0.0
         self.task: asyncio.Task[None] | None = None
+        self.kept = KeptStates()
 
     def failure(self) -> str | None:
         """Why processing is not running in this process, or None (readiness)."""
@@ -104,9 +108,7 @@ class ProcessingWorker:
                 started = time.perf_counter()
                 try:
                     with cycle_collection_paused():
-                        async with self.sessionmaker() as session, session.begin():
-                            service = ProcessingService(session, self.settings)
-                            outcome = await service.process_pending(org_id)
+                        outcome = await self.process(org_id)
                     if outcome.processed:
                         BATCH_READS.observe(outcome.processed)
                         BATCH_SECONDS.observe(time.perf_counter() - started)
@@ -121,6 +123,25 @@ class ProcessingWorker:
             await self.partition_upkeep()
             if progressed == 0:
                 return total
+
+    async def process(self, org_id: str) -> Outcome:
+        """A batch of the organization's reads, from the rows its last batch here left where
+        they still serve, else (and when one of them changed meanwhile) from the database."""
+        kept = self.kept.take(org_id)
+        for _ in range(STALE_RETRIES):
+            try:
+                async with self.sessionmaker() as session, session.begin():
+                    service = ProcessingService(session, self.settings)
+                    outcome = await service.process_pending(org_id, kept=kept)
+                break
+            except StaleRows as exc:
+                log.info("rows changed during a batch; processing it again", why=str(exc))
+                kept = None
+        else:
+            raise StaleRows(f"rows kept changing during {STALE_RETRIES} tries of a batch")
+        if outcome.state is not None:
+            self.kept.keep(org_id, outcome.state)
+        return outcome
 
     async def isolate(self, org_id: str) -> Outcome:
         """Process the oldest reads one at a time, setting aside each one that fails."""
@@ -149,8 +170,12 @@ class ProcessingWorker:
         now = utcnow()
         async with self.sessionmaker() as session, session.begin():
             service = ProcessingService(session, self.settings)
-            await service.sweep(now)
+            swept = await service.sweep(now)
             await service.purge(now)
+        if swept.processed:
+            # The things taken out changed under the rows kept (the next batch would find
+            # out, and run again): load them again instead.
+            self.kept.clear()
         await self.history(now)
 
     async def history(self, now: datetime) -> None:
@@ -209,7 +234,6 @@ class ProcessingWorker:
         last_sweep = 0.0
         while True:
             self.wake.clear()
-            wait = SAFETY_SECONDS
             try:
                 await self.drain()
                 if time.monotonic() - last_sweep >= self.settings.sweep_interval_seconds:
@@ -217,10 +241,13 @@ class ProcessingWorker:
                     last_sweep = time.monotonic()
             except Exception:  # keep processing after a bad batch or a database restart
                 log.exception("processing failed; retrying")
-                wait = RETRY_SECONDS
+                # Not sooner, however many reads arrive or however late the sweep is: a
+                # failure that lasts would otherwise be retried in a busy loop.
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
             next_sweep = last_sweep + self.settings.sweep_interval_seconds - time.monotonic()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), max(0, min(wait, next_sweep)))
+                await asyncio.wait_for(self.wake.wait(), max(0, min(SAFETY_SECONDS, next_sweep)))
 
 
 @asynccontextmanager
