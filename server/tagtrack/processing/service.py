@@ -90,14 +90,14 @@ class Repeat:
     """What the newest read of a thing did, so that a repeat of it can be applied in a few steps.
 
     A read with the same endpoint, antenna, tag and direction, no tamper flag and no sensor
-    data, within the repeat window and with nothing else having touched the thing since,
-    has exactly this effect under the rules: the thing's times and the event's Last Seen
-    move to it and the event counts one more read (see `BatchProcessor.repeat`).
+    data, within the repeat window and with nothing else having touched the thing since (nor
+    its endpoint having read a location tag: `apply` forgets every step then), has exactly
+    this effect under the rules: the thing's times and the event's Last Seen move to it and
+    the event counts one more read (see `BatchProcessor.repeat`).
     """
 
     thing: ThingRow
     event: EventRow
-    endpoint: Endpoint
     direction: str
     in_zone: bool  # the read put the thing in (or kept it in) its current zone
 
@@ -237,7 +237,6 @@ class BatchProcessor:
             or read.data
             or read.zone_id is not None
             or read.direction != step.direction
-            or step.endpoint.location_tag_id is not None
             or self.touched.get(thing.id) is not step
             or at < event.time
             or at > event.time + self.window
@@ -307,6 +306,8 @@ class BatchProcessor:
             if endpoint.location_time is None or read.time >= endpoint.location_time:
                 endpoint.location_tag_id = location.id
                 endpoint.location_time = read.time
+                # Reads there now take their place from it: none is a plain repeat.
+                self.repeats.clear()
             return
         placement = self.place(read, endpoint, zone)
         thing = self.thing_for(read, endpoint, site_id)
@@ -337,7 +338,7 @@ class BatchProcessor:
             and thing.endpoint_id == endpoint.id  # not cleared by leaving the site
             and event.time == read.time
         ):
-            step = Repeat(thing, event, endpoint, read.direction, placement.enter is not None)
+            step = Repeat(thing, event, read.direction, placement.enter is not None)
             self.repeats[key] = step
         self.touched[thing.id] = step
 
