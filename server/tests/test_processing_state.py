@@ -2,14 +2,20 @@
 next batch loads only what was not kept, and never works from rows anyone else changed."""
 
 import asyncio
+import random
+from collections.abc import Awaitable, Callable
 from typing import Any
 from unittest import mock
 
-from sqlalchemy import delete, update
+import httpx
+from sqlalchemy import delete, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from tagtrack.models import Thing
+from tagtrack.core.config import Settings
+from tagtrack.models import Event, Thing, ZoneDuration
 from tagtrack.models.ids import UNKNOWN_THING_ID
 from tagtrack.processing.repository import ProcessingRepository, ThingRow
+from tagtrack.processing.service import ProcessingService
 from tagtrack.processing.state import KeptStates, WorkingState
 from tagtrack.processing.worker import ProcessingWorker
 from tests.tracking import Floor, at, epc, iso
@@ -191,3 +197,98 @@ async def test_a_failing_drain_is_retried_once_a_second_not_in_a_busy_loop(floor
             await asyncio.sleep(0.01)
         task.cancel()
     assert 1 <= tries <= 3
+
+
+async def _floor_with_reads(floor: Floor, seed: int) -> dict[str, str]:
+    """Gates in and out, a plain reader, things and unknown tags, and 600 reads of them in
+    requests of 20, some late, some tampered; the label of every id the reads name."""
+    door, dock, yard = [await floor.endpoint(n) for n in ("Door", "Dock", "Yard")]
+    store = await floor.zone("Store", gates=[(door, "IN", 1), (door, "OUT", 2)])
+    bay = await floor.zone("Bay", gates=[(dock, "IN", -1)])
+    labels = {door.id: "door", dock.id: "dock", yard.id: "yard", store.id: "store", bay.id: "bay"}
+    tags = [f"ST{seed}{n:02d}{floor.org_id[-6:].upper()}" for n in range(8)]
+    for n, tag in enumerate(tags[:6]):
+        labels[(await floor.thing(f"Thing {n}", tag)).id] = f"thing {n}"
+    labels.update({tag: f"tag {n}" for n, tag in enumerate(tags)})
+    labels[UNKNOWN_THING_ID] = "unknown"
+    rng = random.Random(seed)
+    reads = [
+        (
+            rng.choice((door, dock, yard)),
+            {
+                "tag": rng.choice(tags),
+                "antenna": rng.choice((1, 1, 2)),
+                # Mostly in order, a few late by up to two minutes.
+                "time": iso(n * 3 - (rng.random() < 0.1) * rng.randrange(120)),
+                "tamper": rng.random() < 0.02,
+            },
+        )
+        for n in range(600)
+    ]
+    for start in range(0, len(reads), 20):
+        endpoint = reads[start][0]
+        await queue_many(floor, endpoint, [read for _, read in reads[start : start + 20]])
+    return labels
+
+
+async def queue_many(floor: Floor, endpoint: Any, reads: list[dict[str, Any]]) -> None:
+    assert (await floor.post(endpoint, {"reads": reads})).status_code == 202
+
+
+async def _history(floor: Floor, labels: dict[str, str]) -> dict[str, Any]:
+    def name(value: Any) -> Any:
+        return labels.get(value, value)
+
+    async with floor.sessionmaker() as session:
+        events = await session.scalars(select(Event).where(Event.org_id == floor.org_id))
+        visits = await session.scalars(
+            select(ZoneDuration).where(ZoneDuration.org_id == floor.org_id)
+        )
+        things = await session.scalars(select(Thing).where(Thing.org_id == floor.org_id))
+        return {
+            "events": sorted(
+                (name(e.tag), name(e.endpoint_id), e.antenna, e.first_time, e.time,
+                 e.repeat_count, name(e.zone_id), name(e.thing_id), e.direction, e.alarm_tamper)
+                for e in events
+            ),
+            "visits": sorted(
+                (name(v.thing_id), name(v.zone_id), v.time_start, v.time_end, v.time_duration)
+                for v in visits
+            ),
+            "things": sorted(
+                (name(t.id), name(t.zone_id), t.last_event, t.last_zone_time, t.last_zone_read,
+                 t.direction, name(t.endpoint_id), t.alarm_tamper)
+                for t in things
+            ),
+        }  # fmt: skip
+
+
+async def _process_in_batches(floor: Floor, size: int, keep: bool) -> int:
+    kept, batches = None, 0
+    while True:
+        async with floor.sessionmaker() as session, session.begin():
+            service = ProcessingService(session, floor.settings)
+            outcome = await service.process_pending(floor.org_id, size, kept=kept)
+        if not outcome.processed:
+            return batches
+        batches += 1
+        kept = outcome.state if keep else None
+
+
+async def test_batches_from_kept_rows_make_the_history_batches_from_the_database_make(
+    org_factory: Callable[[], Awaitable[Any]],
+    sessionmaker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    anonymous: httpx.AsyncClient,
+) -> None:
+    for seed in (1, 2, 3):
+        histories = []
+        for keep in (True, False):
+            org = await org_factory()
+            floor = Floor(org.id, org.site_ids[0], sessionmaker, settings, anonymous)
+            labels = await _floor_with_reads(floor, seed)
+            assert await _process_in_batches(floor, 37, keep) == 17  # 600 reads, 37 a batch
+            histories.append(await _history(floor, labels))
+        kept, loaded = histories
+        assert kept == loaded
+        assert len(kept["events"]) > 20 and len(kept["visits"]) > 20

@@ -2,21 +2,31 @@
 
 from collections.abc import Sequence
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
 from tagtrack.access.org_keys import OrgKeyRepository
 from tagtrack.core.wakeups import READS_CHANNEL
 from tagtrack.ingest.formats import Read, pack_reads
 from tagtrack.kit.repository import Repository
-from tagtrack.models import Endpoint, IngestBatch, PendingReadBatch, RawPayload
+from tagtrack.models import Endpoint, IngestBatch, PendingReadBatch
 from tagtrack.models.base import utcnow
 from tagtrack.models.org_key import ENDPOINT, READER_KEY
 
-# One row a batch (see PendingReadBatch).
-QUEUE_BATCH = """
-INSERT INTO pending_read_batches (org_id, endpoint_id, reads, body, received_at)
+# What a request sent, kept for diagnosis.
+KEEP_RAW = """
+INSERT INTO raw_payloads (org_id, endpoint_id, channel, body, received_at)
 VALUES ($1, $2, $3, $4, $5)
+"""
+# In one round trip: the request kept, its reads queued as one row (see PendingReadBatch),
+# and every process's worker woken when the transaction commits (not before).
+QUEUE_BATCH = f"""
+WITH kept AS ({KEEP_RAW}),
+queued AS (
+    INSERT INTO pending_read_batches (org_id, endpoint_id, reads, body, received_at)
+    VALUES ($1, $2, $6, $7, $5)
+)
+SELECT pg_notify('{READS_CHANNEL}', '')
 """
 # Reads of the oldest `$2` batches: more than `$2 - 1` reads when that many batches wait.
 OLDEST_READS = """
@@ -72,21 +82,16 @@ class IngestRepository(Repository[PendingReadBatch]):
         )
         return int(earlier or 0)
 
-    async def queue(self, endpoint: Endpoint, reads: Sequence[Read]) -> None:
-        """One row for the whole batch, in the request's transaction."""
-        if not reads:
-            return
+    async def queue(
+        self, endpoint: Endpoint, reads: Sequence[Read], channel: str, body: bytes
+    ) -> None:
+        """Keep what a request sent and queue its reads (one row), in its transaction."""
         driver = await self._driver()
-        await driver.execute(
-            QUEUE_BATCH, endpoint.org_id, endpoint.id, len(reads), pack_reads(reads), utcnow()
-        )
-        # Every process's worker is woken when this transaction commits (not before).
-        await self.session.execute(select(func.pg_notify(READS_CHANNEL, "")))
-
-    async def keep_raw(self, endpoint: Endpoint, channel: str, body: bytes) -> None:
-        self.session.add(
-            RawPayload(org_id=endpoint.org_id, endpoint_id=endpoint.id, channel=channel, body=body)
-        )
+        kept = (endpoint.org_id, endpoint.id, channel, body, utcnow())
+        if reads:
+            await driver.execute(QUEUE_BATCH, *kept, len(reads), pack_reads(reads))
+        else:
+            await driver.execute(KEEP_RAW, *kept)
 
     async def pending_reads(self, org_id: str, batches: int) -> int:
         """Reads waiting for this organization, counted in its oldest `batches` batches."""

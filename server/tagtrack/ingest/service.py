@@ -125,9 +125,8 @@ class IngestService:
             earlier = await self.repository.claim_batch(endpoint, payload.batch_id, accepted)
             if earlier is not None:
                 return Accepted(accepted=earlier, duplicate=True)
-        await self.repository.queue(endpoint, payload.reads)
+        await self.repository.queue(endpoint, payload.reads, channel, body)
         await self._add_statuses(endpoint, payload.heartbeats)
-        await self.repository.keep_raw(endpoint, channel, body)
         INGEST_ACCEPTED.labels(channel).inc(accepted)
         return Accepted(accepted=accepted)
 
