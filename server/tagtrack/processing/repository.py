@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from operator import attrgetter
 from typing import Any
 
 import orjson
@@ -96,6 +97,11 @@ THING_CHANGES = {
     "data": "jsonb",
 }  # fmt: skip
 
+
+# Kinds that travel as text in unnest(), which would flatten an array of arrays.
+TEXT_KINDS = ("jsonb", "float8[]")
+# Columns of copied rows that are jsonb (the driver's codec takes them as text).
+JSON_COLUMNS = ("data",)
 
 # Events added to (or, negative, taken from) sites' hours, locked in key order: two batches
 # touching the same hours wait for each other instead of deadlocking.
@@ -290,17 +296,10 @@ def _split(rows: Iterable[Any]) -> tuple[list[Any], list[Any]]:
     return created, changed
 
 
-def _copy_value(value: Any) -> Any:
-    # The driver's jsonb codec takes text.
-    return orjson.dumps(value).decode() if isinstance(value, dict) else value
-
-
-def _unnest_value(kind: str, value: Any) -> Any:
+def _as_text(kind: str, value: Any) -> str:
     if kind == "jsonb":
         return orjson.dumps(value).decode()
-    if kind == "float8[]":
-        return "{" + ",".join(repr(float(v)) for v in value) + "}"
-    return value
+    return "{" + ",".join(repr(float(v)) for v in value) + "}"  # float8[]
 
 
 def org_lock_key(org_id: str) -> int:
@@ -593,7 +592,14 @@ class ProcessingRepository(Repository[PendingReadBatch]):
     async def _copy(self, table: str, columns: tuple[str, ...], rows: Sequence[Any]) -> None:
         if not rows:
             return
-        records = [tuple(_copy_value(getattr(row, name)) for name in columns) for row in rows]
+        values = attrgetter(*columns)
+        records: list[Any] = [values(row) for row in rows]
+        encoded = [n for n, column in enumerate(columns) if column in JSON_COLUMNS]
+        if encoded:
+            records = [list(record) for record in records]
+            for record in records:
+                for n in encoded:
+                    record[n] = orjson.dumps(record[n]).decode()
         driver = await self._driver()
         async with as_dbapi_error(f"COPY {table}"):
             await driver.copy_records_to_table(table, records=records, columns=columns)
@@ -633,14 +639,14 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         if others:
             raise ValueError(f"{table} rows of several organizations in one update")
         names = list(changes)
-        # Arrays and JSON travel as text: unnest() would flatten an array of arrays.
         arrays: list[Any] = [org_id]
-        arrays += [[getattr(row, attribute) for row in rows] for _, _, attribute in key]
-        arrays += [
-            [_unnest_value(changes[name], getattr(row, name)) for row in rows] for name in names
-        ]
+        arrays += [list(map(attrgetter(attribute), rows)) for _, _, attribute in key]
+        for name in names:
+            values = list(map(attrgetter(name), rows))
+            kind = changes[name]
+            arrays.append([_as_text(kind, v) for v in values] if kind in TEXT_KINDS else values)
         kinds = [kind for _, kind, _ in key] + [
-            "text" if changes[name] in ("jsonb", "float8[]") else changes[name] for name in names
+            "text" if changes[name] in TEXT_KINDS else changes[name] for name in names
         ]
         casts = [f"${n}::{kind}[]" for n, kind in enumerate(kinds, start=2)]
         assignments = [f"{name} = v.{name}::{changes[name]}" for name in names]
