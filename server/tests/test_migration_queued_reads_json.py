@@ -12,8 +12,7 @@ from alembic import command
 from tagtrack.core.migrate import alembic_config, upgrade
 from tagtrack.ingest.formats import Read, unpack_reads
 from tests.database import fresh_database
-from tests.test_migration_org_keys import FILLERS
-from tests.test_migration_read_batches import ORG, _connect
+from tests.test_migration_read_batches import ORG, _connect, add_organization
 
 BEFORE = "0020_lz4_payloads"
 AFTER = "0021_queued_reads_json"
@@ -37,17 +36,7 @@ def _batch(n: int, size: int) -> list[Any]:
 
 
 def _seed(db: psycopg.Connection[Any]) -> None:
-    organization = {
-        column: FILLERS[kind]
-        for column, kind in db.execute(
-            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name ="
-            " 'organizations' AND is_nullable = 'NO' AND column_default IS NULL"
-        )
-    } | {"id": ORG, "subdomain": "queue"}
-    columns, marks = ", ".join(organization), ", ".join(["%s"] * len(organization))
-    db.execute(
-        f"INSERT INTO organizations ({columns}) VALUES ({marks})", list(organization.values())
-    )
+    add_organization(db)
     for n, size in enumerate((1, 500, 37, 2)):
         db.execute(
             "INSERT INTO pending_read_batches (org_id, endpoint_id, reads, tags, antennas,"

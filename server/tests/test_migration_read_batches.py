@@ -26,7 +26,8 @@ def _connect(url: str) -> psycopg.Connection[Any]:
     return psycopg.connect(sync_url(url).replace("postgresql+psycopg://", "postgresql://"))
 
 
-def _seed(db: psycopg.Connection[Any]) -> None:
+def add_organization(db: psycopg.Connection[Any]) -> None:
+    """The organization ORG, its required columns filled."""
     organization = {
         column: FILLERS[kind]
         for column, kind in db.execute(
@@ -38,6 +39,10 @@ def _seed(db: psycopg.Connection[Any]) -> None:
     db.execute(
         f"INSERT INTO organizations ({columns}) VALUES ({marks})", list(organization.values())
     )
+
+
+def _seed(db: psycopg.Connection[Any]) -> None:
+    add_organization(db)
     for n in range(READS):
         db.execute(
             "INSERT INTO pending_reads (org_id, endpoint_id, tag, antenna, time, rssi, direction,"
