@@ -147,7 +147,8 @@ VALUES ($1, $2, $3, $4, $5, $6)
 """
 
 
-# The current transaction's id as row versions show it: `xmin` of the rows it writes.
+# The organization's next epoch, and this transaction's id as row versions show it (the
+# `xmin` of the row it writes here, and of every row it writes).
 BUMP_EPOCH = """
 INSERT INTO processing_epochs AS p (org_id, epoch) VALUES ($1, 1)
 ON CONFLICT (org_id) DO UPDATE SET epoch = p.epoch + 1
@@ -481,7 +482,8 @@ class ProcessingRepository(Repository[PendingReadBatch]):
 
     async def open_visits(self, org_id: str, thing_ids: Iterable[str]) -> dict[str, VisitRow]:
         """Each thing's open visit. The things' rows are locked (FOR UPDATE) by the caller,
-        which is what keeps a thing to one open visit: the index cannot be unique."""
+        or, kept from an earlier batch, written only if still that version: that is what
+        keeps a thing to one open visit, since the index cannot be unique."""
         columns = [getattr(ZoneDuration, name) for name in VISIT_COLUMNS]
         version = literal_column("zone_durations.xmin", BigInteger).label("version")
         stmt = select(*columns, version).where(
