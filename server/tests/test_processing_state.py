@@ -21,11 +21,6 @@ from tagtrack.processing.worker import ProcessingWorker
 from tests.tracking import Floor, at, epc, iso
 
 
-async def queue(floor: Floor, endpoint: Any, tag: str, seconds: float, **fields: Any) -> None:
-    response = await floor.post(endpoint, {"reads": [{"tag": tag, "time": iso(seconds), **fields}]})
-    assert response.status_code == 202, response.text
-
-
 class Loads:
     """What the batches load from the database: thing ids and fold keys."""
 
@@ -69,8 +64,8 @@ async def test_the_next_batch_starts_from_the_rows_the_last_one_wrote(floor: Flo
     thing = await floor.thing("Generator", tag)
     await floor.read(door, tag, 0, antenna=1)
     with Loads() as loads:
-        await queue(floor, door, tag, 20, antenna=1)
-        await queue(floor, door, other, 25, antenna=1)
+        await floor.queue(door, [{"tag": tag, "time": iso(20), "antenna": 1}])
+        await floor.queue(door, [{"tag": other, "time": iso(25), "antenna": 1}])
         await floor.drain()
     # The thing and its event were kept; only the new tag's event was looked for.
     assert loads.things == []
@@ -116,7 +111,7 @@ async def test_a_batch_processed_elsewhere_in_between_is_not_shadowed(floor: Flo
     tag = epc()
     await floor.read(door, tag, 0)
     other = ProcessingWorker(floor.sessionmaker, floor.settings)
-    await queue(floor, door, tag, 200)  # past the window: a new event
+    await floor.queue(door, [{"tag": tag, "time": iso(200)}])  # past the window: a new event
     await other.drain()
     with Loads() as loads:
         await floor.read(door, tag, 230)
@@ -227,12 +222,8 @@ async def _floor_with_reads(floor: Floor, seed: int) -> dict[str, str]:
     ]
     for start in range(0, len(reads), 20):
         endpoint = reads[start][0]
-        await queue_many(floor, endpoint, [read for _, read in reads[start : start + 20]])
+        await floor.queue(endpoint, [read for _, read in reads[start : start + 20]])
     return labels
-
-
-async def queue_many(floor: Floor, endpoint: Any, reads: list[dict[str, Any]]) -> None:
-    assert (await floor.post(endpoint, {"reads": reads})).status_code == 202
 
 
 async def _history(floor: Floor, labels: dict[str, str]) -> dict[str, Any]:

@@ -127,12 +127,14 @@ class Floor:
             **kwargs,
         )
 
+    async def queue(self, endpoint: Endpoint, reads: list[dict[str, Any]]) -> None:
+        """Reads queued through the API, not yet processed."""
+        response = await self.post(endpoint, {"reads": reads})
+        assert response.status_code == 202, response.text
+
     async def read(self, endpoint: Endpoint, tag: str, seconds: float, **fields: Any) -> None:
         """One read at T0 + seconds, queued through the API, then processed."""
-        response = await self.post(
-            endpoint, {"reads": [{"tag": tag, "time": iso(seconds), **fields}]}
-        )
-        assert response.status_code == 202, response.text
+        await self.queue(endpoint, [{"tag": tag, "time": iso(seconds), **fields}])
         await self.drain()
 
     async def drain(self) -> int:

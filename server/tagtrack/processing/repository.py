@@ -32,7 +32,7 @@ from sqlalchemy import (
 from sqlalchemy import cast as sa_cast
 from sqlalchemy.dialects.postgresql import ARRAY
 
-from tagtrack.ingest.formats import pack_reads, unpack_reads
+from tagtrack.ingest.formats import Read, pack_reads, unpack_reads
 from tagtrack.kit.repository import Repository, as_dbapi_error
 from tagtrack.models import (
     Endpoint,
@@ -53,7 +53,12 @@ from tagtrack.models.base import utcnow
 from tagtrack.models.event import hour_of
 
 FoldKey = tuple[str, int, str]
-THING_VERSION = literal_column("things.xmin", BigInteger).label("version")
+
+
+def row_version(table: str) -> Any:
+    """The version of a row as PostgreSQL keeps it (`xmin`): what updates check (VERSION)."""
+    return literal_column(f"{table}.xmin", BigInteger).label("version")
+
 
 EVENT_COLUMNS = (
     "id", "org_id", "site_id", "endpoint_id", "thing_id", "tag", "antenna", "time",
@@ -255,7 +260,7 @@ class VisitRow:
     dirty: bool = False
 
 
-def _unpacked(batch: Any) -> list[ReadRow]:
+def _unpacked(batch: Any, queued: Sequence[Read]) -> list[ReadRow]:
     """A queued batch's reads, each with an id that keeps their order in the queue."""
     first = batch["id"] * READS_PER_BATCH_ID
     endpoint_id = batch["endpoint_id"]
@@ -272,7 +277,7 @@ def _unpacked(batch: Any) -> list[ReadRow]:
             r.data,
             None,
         )
-        for n, r in enumerate(unpack_reads(batch["body"]))
+        for n, r in enumerate(queued)
     ]
 
 
@@ -359,11 +364,12 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         taken = sorted(await driver.fetch(TAKE_BATCHES, org_id, limit), key=lambda b: b["id"])
         reads: list[ReadRow] = []
         for batch in taken:
-            reads += _unpacked(batch)
+            queued = unpack_reads(batch["body"])
+            reads += _unpacked(batch, queued)
         if len(reads) > limit:
             last = taken[-1]
             kept = len(reads) - limit
-            back = pack_reads(unpack_reads(last["body"])[-kept:])
+            back = pack_reads(queued[-kept:])
             await driver.execute(
                 PUT_BACK, last["id"], last["endpoint_id"], kept, back, last["received_at"], org_id
             )
@@ -429,7 +435,7 @@ class ProcessingRepository(Repository[PendingReadBatch]):
     async def things_for_update(self, org_id: str, ids: Iterable[str]) -> dict[str, ThingRow]:
         columns = [getattr(Thing, name) for name in THING_STATE_COLUMNS]
         stmt: Select[Any] = (
-            select(*columns, THING_VERSION)
+            select(*columns, row_version("things"))
             .where(Thing.org_id == org_id, Thing.id == any_of(sorted(set(ids))))
             .order_by(Thing.id)
         )
@@ -461,7 +467,7 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         ).subquery("wanted")
         columns = [getattr(Event, name) for name in EVENT_COLUMNS]
         newest = (
-            select(*columns, literal_column("events.xmin", BigInteger).label("version"))
+            select(*columns, row_version("events"))
             .where(
                 Event.org_id == org_id,
                 Event.endpoint_id == keyed.c.endpoint_id,
@@ -485,8 +491,7 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         or, kept from an earlier batch, written only if still that version: that is what
         keeps a thing to one open visit, since the index cannot be unique."""
         columns = [getattr(ZoneDuration, name) for name in VISIT_COLUMNS]
-        version = literal_column("zone_durations.xmin", BigInteger).label("version")
-        stmt = select(*columns, version).where(
+        stmt = select(*columns, row_version("zone_durations")).where(
             ZoneDuration.org_id == org_id,
             ZoneDuration.thing_id == any_of(thing_ids),
             ZoneDuration.time_end.is_(None),
@@ -679,7 +684,7 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         )
         columns = [getattr(Thing, name) for name in THING_STATE_COLUMNS]
         stmt = (
-            select(*columns, THING_VERSION, Zone)
+            select(*columns, row_version("things"), Zone)
             .join(Zone, (Zone.org_id == Thing.org_id) & (Zone.id == Thing.zone_id))
             .where(Zone.kill_duration > 0, Thing.last_zone_read.is_not(None), deadline <= now)
             .order_by(Thing.id)

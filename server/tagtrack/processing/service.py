@@ -163,9 +163,10 @@ class BatchProcessor:
         ordered = sorted(reads, key=attrgetter("time", "id"))
         # Sets of a batch's values built by map() and attrgetter, in C.
         tags = set(map(attrgetter("tag"), ordered))
-        keys = set(map(FOLD_KEY, ordered))
+        # Manual reads name no endpoint, and fold into no event.
+        keys = {key for key in set(map(FOLD_KEY, ordered)) if key[0]}
         self.endpoints = await self.repository.endpoints(
-            self.org_id, {endpoint_id for endpoint_id, _, _ in keys if endpoint_id}
+            self.org_id, {endpoint_id for endpoint_id, _, _ in keys}
         )
         self.gates: dict[str, list[ZoneGate]] = {}
         for gate in await self.repository.gates(self.org_id, self.endpoints):
@@ -206,7 +207,6 @@ class BatchProcessor:
         # An event older than this cannot take a read of this batch (see record_event), and
         # a new event replaces it as the newest anyway.
         fold_since = ordered[0].time - self.window if ordered else utcnow()
-        keys = {key for key in keys if key[0]}
         self.latest = {}
         if self.kept is not None:
             self.latest = {k: self.kept.latest[k] for k in keys if k in self.kept.latest}
