@@ -146,6 +146,25 @@ DELETE FROM pending_read_batches WHERE org_id = $1 AND id IN (
 )
 RETURNING {", ".join(BATCH_COLUMNS)}
 """
+# The same batches after queue row $3, left on the queue: for a batch loaded while the one
+# before it, which took the rows up to $3, is written (its deletes not committed yet).
+PEEK_BATCHES = f"""
+SELECT {", ".join(BATCH_COLUMNS)} FROM pending_read_batches
+WHERE org_id = $1 AND id > $3 AND id IN (
+    SELECT id FROM (
+        SELECT id, sum(reads) OVER (ORDER BY id) - reads AS before
+        FROM pending_read_batches WHERE org_id = $1 AND id > $3 ORDER BY id LIMIT $2
+    ) AS oldest
+    WHERE before < $2
+)
+ORDER BY id
+"""
+# Two steps down the queue's key, one either side of the organization's reads.
+OTHERS_WAITING = """
+SELECT EXISTS (SELECT 1 FROM pending_read_batches WHERE org_id < $1)
+    OR EXISTS (SELECT 1 FROM pending_read_batches WHERE org_id > $1)
+"""
+TAKE_QUEUED = "DELETE FROM pending_read_batches WHERE org_id = $1 AND id = ANY($2::bigint[])"
 PUT_BACK = f"""
 INSERT INTO pending_read_batches ({", ".join(BATCH_COLUMNS)}, org_id)
 VALUES ($1, $2, $3, $4, $5, $6)
@@ -354,11 +373,12 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         rows = await self.session.execute(text(ORGS_WITH_PENDING))
         return list(rows.scalars())
 
-    async def take_pending(self, org_id: str, limit: int) -> list[ReadRow]:
+    async def take_pending(self, org_id: str, limit: int, whole: bool = False) -> list[ReadRow]:
         """The oldest `limit` acknowledged reads, taken off the queue (the transaction puts
         them back if the batch fails), in queue order.
 
-        Whole batches are taken; the reads of the last one past `limit` go back in its place.
+        Whole batches are taken; the reads of the last one past `limit` go back in its place,
+        unless `whole`: then they are taken too, and the queue holds only later batches.
         """
         driver = await self._driver()
         taken = sorted(await driver.fetch(TAKE_BATCHES, org_id, limit), key=lambda b: b["id"])
@@ -366,7 +386,7 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         for batch in taken:
             queued = unpack_reads(batch["body"])
             reads += _unpacked(batch, queued)
-        if len(reads) > limit:
+        if len(reads) > limit and not whole:
             last = taken[-1]
             kept = len(reads) - limit
             back = pack_reads(queued[-kept:])
@@ -376,14 +396,37 @@ class ProcessingRepository(Repository[PendingReadBatch]):
             del reads[limit:]
         return reads
 
-    async def endpoints(self, org_id: str, ids: Iterable[str]) -> dict[str, Endpoint]:
-        stmt = (
-            select(Endpoint)
-            .where(Endpoint.org_id == org_id, Endpoint.id.in_(list(ids)))
+    async def peek_pending(
+        self, org_id: str, limit: int, after: int
+    ) -> tuple[list[int], list[ReadRow]]:
+        """The queue rows after row `after` that `take_pending` would take next (whole
+        ones), and their reads in queue order, left on the queue."""
+        driver = await self._driver()
+        batches = await driver.fetch(PEEK_BATCHES, org_id, limit, after)
+        reads: list[ReadRow] = []
+        for batch in batches:
+            reads += _unpacked(batch, unpack_reads(batch["body"]))
+        return [batch["id"] for batch in batches], reads
+
+    async def others_waiting(self, org_id: str) -> bool:
+        driver = await self._driver()
+        return bool(await driver.fetchval(OTHERS_WAITING, org_id))
+
+    async def take_queued(self, org_id: str, ids: Sequence[int]) -> bool:
+        """Take these queue rows off the queue: False when any of them is gone already."""
+        driver = await self._driver()
+        status = await driver.execute(TAKE_QUEUED, org_id, list(ids))
+        return int(status.rsplit(" ", 1)[1]) == len(ids)
+
+    async def endpoints(
+        self, org_id: str, ids: Iterable[str], *, for_update: bool = True
+    ) -> dict[str, Endpoint]:
+        """The endpoints, locked for the batch's location tag reads to change (`for_update`)."""
+        stmt = select(Endpoint).where(Endpoint.org_id == org_id, Endpoint.id.in_(list(ids)))
+        if for_update:
             # FOR NO KEY UPDATE: a plain FOR UPDATE would also block the foreign-key checks
             # of ingest's inserts (ingest_batches) for the whole batch.
-            .with_for_update(key_share=True)
-        )
+            stmt = stmt.with_for_update(key_share=True)
         return {row.id: row for row in await self.session.scalars(stmt)}
 
     async def endpoint_site(self, org_id: str, endpoint_id: str) -> str | None:

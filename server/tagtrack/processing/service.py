@@ -6,6 +6,7 @@ lock, so batches of one organization never interleave and thing state stays cons
 across processes.
 """
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -20,10 +21,11 @@ from tagtrack.exceptions.repository import ExceptionRepository
 from tagtrack.exceptions.service import process_exception, zone_time_exception
 from tagtrack.live.repository import LiveRepository
 from tagtrack.mail.service import Outbox
-from tagtrack.models import Endpoint, LocationTag, Zone, ZoneGate
+from tagtrack.models import Endpoint, LocationTag, TrackingException, Zone, ZoneGate
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.processing.repository import (
+    READS_PER_BATCH_ID,
     Epoch,
     EventRow,
     FoldKey,
@@ -32,7 +34,7 @@ from tagtrack.processing.repository import (
     ThingRow,
     VisitRow,
 )
-from tagtrack.processing.state import WorkingState
+from tagtrack.processing.state import Row, WorkingState, as_written, mark_written
 
 log = get_logger("tagtrack.processing")
 
@@ -45,6 +47,8 @@ KILL_SITE = "site"
 # as 20,000 at a time. A batch this large is a backlog's; under a steady load batches stay
 # small, and so does the time the organization's lock is held.
 BATCH_READS = 50_000
+# Reads applied between two looks at the event loop while the previous batch is written.
+APPLY_SLICE = 2_000
 # A read's (endpoint, antenna, tag): the event it may fold into.
 FOLD_KEY = attrgetter("endpoint_id", "antenna", "tag")
 # Dwell alerts are looked for among visits that started this recently.
@@ -113,6 +117,12 @@ class Outcome:
     # What a worker may keep for the organization's next batch, once this one commits.
     state: WorkingState | None = None
 
+    def add(self, other: "Outcome") -> None:
+        self.processed += other.processed
+        self.events_created += other.events_created
+        self.exceptions += other.exceptions
+        self.alerts += other.alerts
+
 
 @dataclass
 class FreshThings:
@@ -132,10 +142,13 @@ class BatchProcessor:
         settings: Settings,
         org_id: str,
         kept: WorkingState | None = None,
+        kept_version: int | None = None,
     ) -> None:
         self.session = session
-        # Rows the previous batch of this epoch left, still as the database holds them.
+        # Rows the previous batch of this epoch left, still as the database holds them; or,
+        # with `kept_version`, as that batch (its transaction still open) will write them.
         self.kept = kept
+        self.kept_version = kept_version
         self.repository = ProcessingRepository(session)
         self.org_id = org_id
         self.window = timedelta(seconds=settings.repeat_window_seconds)
@@ -154,8 +167,21 @@ class BatchProcessor:
         self.repeats: dict[FoldKey, Repeat] = {}
         self.touched: dict[str, Repeat | None] = {}
         self.fresh: FreshThings | None = None
+        # processExceptions found, added to the session that writes the batch.
+        self.found: list[TrackingException] = []
+        self.ordered: list[ReadRow] = []
+
+    def own(self, row: Row) -> Row:
+        """A kept row this batch may change."""
+        return row if self.kept_version is None else as_written(row, self.kept_version)
 
     async def run(self, reads: Sequence[ReadRow]) -> Outcome:
+        self.apply_all(await self.load(reads))
+        await self.finish()
+        return self.outcome
+
+    async def load(self, reads: Sequence[ReadRow]) -> list[ReadRow]:
+        """Load what the reads need, in time order; the reads so ordered (also `ordered`)."""
         # A cached generic plan of the history updates cannot see the batch's time range: it
         # read every event of the organization in that range and hash-joined them, about a
         # second a batch at 160,000 events, where the planned one probes the primary key.
@@ -165,8 +191,12 @@ class BatchProcessor:
         tags = set(map(attrgetter("tag"), ordered))
         # Manual reads name no endpoint, and fold into no event.
         keys = {key for key in set(map(FOLD_KEY, ordered)) if key[0]}
+        # A batch loaded ahead takes no lock on them (the batch before it holds one): if it
+        # reads a location tag, it is loaded again after that batch (`load_following`).
         self.endpoints = await self.repository.endpoints(
-            self.org_id, {endpoint_id for endpoint_id, _, _ in keys}
+            self.org_id,
+            {endpoint_id for endpoint_id, _, _ in keys},
+            for_update=self.kept_version is None,
         )
         self.gates: dict[str, list[ZoneGate]] = {}
         for gate in await self.repository.gates(self.org_id, self.endpoints):
@@ -186,11 +216,15 @@ class BatchProcessor:
         self.thing_ids = (
             await self.repository.thing_ids_by_tag(self.org_id, candidates) if candidates else {}
         )
+        if self.kept is not None and self.kept_version is not None:
+            enrolled = self.kept.enrolled
+            self.thing_ids.update({t: enrolled[t] for t in candidates if t in enrolled})
         fresh = self.fresh.things if self.fresh else {}
         stored = {i for i in self.thing_ids.values() if i not in fresh}
         if self.kept is not None:
-            self.things = {i: self.kept.things[i] for i in stored if i in self.kept.things}
-            self.visits = {i: self.kept.visits[i] for i in self.things if i in self.kept.visits}
+            own, kept = self.own, self.kept
+            self.things = {i: own(kept.things[i]) for i in stored if i in kept.things}
+            self.visits = {i: own(kept.visits[i]) for i in self.things if i in kept.visits}
             stored -= self.things.keys()
         if stored:
             loaded = await self.repository.things_for_update(self.org_id, stored)
@@ -209,13 +243,21 @@ class BatchProcessor:
         fold_since = ordered[0].time - self.window if ordered else utcnow()
         self.latest = {}
         if self.kept is not None:
-            self.latest = {k: self.kept.latest[k] for k in keys if k in self.kept.latest}
+            own, latest = self.own, self.kept.latest
+            self.latest = {k: own(latest[k]) for k in keys if k in latest}
         self.latest.update(
             await self.repository.latest_events(self.org_id, keys - self.latest.keys(), fold_since)
         )
-        self.apply_all(ordered)
-        await self.finish()
-        return self.outcome
+        self.ordered = ordered
+        return ordered
+
+    async def apply_beside(self) -> None:
+        """Apply the loaded reads a slice at a time, letting the event loop send the previous
+        batch's writes in between: PostgreSQL writes that batch while Python applies this."""
+        ordered = self.ordered
+        for start in range(0, len(ordered), APPLY_SLICE):
+            self.apply_all(ordered[start : start + APPLY_SLICE])
+            await asyncio.sleep(0)
 
     def apply_all(self, ordered: Sequence[ReadRow]) -> None:
         """Apply reads in time order; repeats of a thing's newest read take the short path."""
@@ -256,6 +298,7 @@ class BatchProcessor:
         return True
 
     async def finish(self) -> None:
+        self.session.add_all(self.found)
         # Things (and new ones' tags) first: visits and events refer to them.
         await self.session.flush()  # endpoints' held location tags
         fresh = self.fresh.things if self.fresh else {}
@@ -272,21 +315,16 @@ class BatchProcessor:
 
     def written(self, epoch: Epoch) -> WorkingState:
         """The rows as this batch wrote them, which its commit makes the database's."""
-        for thing in self.things.values():
-            if thing.dirty or not thing.stored:
-                thing.version = epoch.version
-            thing.stored = True
-            thing.dirty = False
-        for event in self.changed_events.values():
-            event.version = epoch.version
-            event.stored = True
-            event.dirty = False
-            event.stored_time = event.time
-        for visit in self.changed_visits.values():
-            visit.version = epoch.version
-            visit.stored = True
-            visit.dirty = False
-        return WorkingState(epoch.count, self.things, self.visits, self.latest)
+        for rows in (self.things, self.changed_events, self.changed_visits):
+            for row in rows.values():
+                mark_written(row, epoch.version)
+        return self.ahead(epoch)
+
+    def ahead(self, epoch: Epoch) -> WorkingState:
+        """This batch's rows, for the next batch: as written once `written` has run, else
+        as this batch will write them (the next batch then copies them, see `own`)."""
+        enrolled = {tag: thing_id for thing_id, tag in self.enrolled.items()}
+        return WorkingState(epoch.count, self.things, self.visits, self.latest, enrolled)
 
     def changed_sites(self) -> set[str]:
         sites = {event.site_id for event in self.changed_events.values()}
@@ -568,8 +606,23 @@ class BatchProcessor:
         self.record_process_exception(read, site_id, why)
 
     def record_process_exception(self, read: ReadRow, site_id: str, why: str) -> None:
-        self.session.add(process_exception(self.org_id, site_id, read.tag, read.time, why))
+        self.found.append(process_exception(self.org_id, site_id, read.tag, read.time, why))
         self.outcome.exceptions += 1
+
+
+@dataclass
+class AppliedBatch:
+    """A batch applied in memory in its transaction, its rows not written yet."""
+
+    processor: BatchProcessor
+    # Its epoch; for a batch loaded ahead, the count it expects until `adopt` sets it.
+    epoch: Epoch
+    # The rows it started from, kept from earlier batches.
+    kept: WorkingState | None
+    # Queue rows it takes once adopted (a batch loaded ahead only looked at them).
+    queued: list[int] = field(default_factory=list)
+    # The last queue row it holds: a batch loaded after it starts past it.
+    last_queued: int = 0
 
 
 class ProcessingService:
@@ -587,19 +640,83 @@ class ProcessingService:
         `kept` is what this worker's last batch of the organization left (`Outcome.state`):
         it serves if no one else processed for the organization since.
         """
+        batch = await self.apply_pending(org_id, limit, kept)
+        return await self.write(batch) if isinstance(batch, AppliedBatch) else batch
+
+    async def apply_pending(
+        self,
+        org_id: str,
+        limit: int = BATCH_READS,
+        kept: WorkingState | None = None,
+        whole: bool = False,
+    ) -> "AppliedBatch | Outcome":
+        """`process_pending` up to its writes: the batch applied in memory, or the outcome
+        when there is nothing to apply (no reads, or another worker at them). `whole`: see
+        `take_pending` (a batch that others may be loaded after)."""
         if not await self.repository.start_batch(org_id):
             return Outcome()
         epoch = await self.repository.next_epoch(org_id)
         if kept is not None and kept.epoch != epoch.count - 1:
             kept = None
-        reads = await self.repository.take_pending(org_id, limit)
+        reads = await self.repository.take_pending(org_id, limit, whole)
         if not reads:
             return Outcome(state=replace(kept, epoch=epoch.count) if kept else None)
         processor = BatchProcessor(self.session, self.settings, org_id, kept)
-        outcome = await processor.run(reads)
-        batch = processor.written(epoch)
-        outcome.state = kept.followed_by(batch) if kept else batch
+        processor.apply_all(await processor.load(reads))
+        return AppliedBatch(processor, epoch, kept, last_queued=reads[-1].id // READS_PER_BATCH_ID)
+
+    async def write(self, batch: "AppliedBatch") -> Outcome:
+        """Write an applied batch's rows; what it leaves for the next batch (`state`)."""
+        processor = batch.processor
+        await processor.finish()
+        written = processor.written(batch.epoch)
+        outcome = processor.outcome
+        outcome.state = batch.kept.followed_by(written) if batch.kept else written
         return outcome
+
+    async def load_following(self, batch: "AppliedBatch", limit: int) -> "AppliedBatch | None":
+        """The organization's next reads after `batch`, and what they need, loaded in this
+        transaction while `batch` is written in its own: None when there are none, or when
+        they must wait for it (a location tag read, in either, moves an endpoint).
+
+        They are applied while `batch` is written too, and taken off the queue once it has
+        committed (`adopt`): until then they are only looked at.
+        """
+        org_id = batch.processor.org_id
+        if batch.processor.locations:
+            return None  # it moves endpoints, which this transaction would not see yet
+        queued, reads = await self.repository.peek_pending(org_id, limit, batch.last_queued)
+        if not reads:
+            return None
+        ahead = batch.processor.ahead(batch.epoch)
+        kept = batch.kept.followed_by(ahead) if batch.kept else ahead
+        following = BatchProcessor(
+            self.session, self.settings, org_id, kept, kept_version=batch.epoch.version
+        )
+        await following.load(reads)
+        if following.locations:
+            return None
+        expected = Epoch(batch.epoch.count + 1, 0)
+        return AppliedBatch(following, expected, kept, queued, queued[-1])
+
+    async def others_waiting(self, org_id: str) -> bool:
+        """Whether any other organization has reads waiting."""
+        return await self.repository.others_waiting(org_id)
+
+    async def adopt(self, batch: "AppliedBatch") -> bool:
+        """Take the reads of a batch `load_following` loaded in this transaction, once the
+        batch before it has committed: False (roll back) when anyone else processed the
+        organization's reads in between, since its rows then no longer hold."""
+        org_id = batch.processor.org_id
+        if not await self.repository.start_batch(org_id):
+            return False
+        epoch = await self.repository.next_epoch(org_id)
+        if epoch.count != batch.epoch.count:
+            return False
+        if not await self.repository.take_queued(org_id, batch.queued):
+            return False
+        batch.epoch = epoch
+        return True
 
     async def set_aside_oldest(self, org_id: str, why: str) -> None:
         """Drop the oldest pending read of an organization, recording a processException."""
@@ -609,10 +726,9 @@ class ProcessingService:
         if not reads:
             return
         [read] = reads
-        processor = BatchProcessor(self.session, self.settings, org_id)
         site_id = await self.repository.endpoint_site(org_id, read.endpoint_id)
         if site_id is not None:
-            processor.record_process_exception(read, site_id, why)
+            self.session.add(process_exception(org_id, site_id, read.tag, read.time, why))
 
     async def process_now(
         self, org_id: str, reads: Sequence[ReadRow], fresh: FreshThings | None = None

@@ -13,11 +13,40 @@ Kept rows are used only while they are what the database holds:
 - every update names the version (`xmin`) of the row as it was read or last written, so a
   row anything else changed meanwhile (an edit, a sweep, a deletion) fails the batch with
   `StaleRows`, and the worker runs it again from the database.
+
+A worker also starts a batch before the previous one has written its rows (see the worker):
+that batch works on copies of the rows as the previous one will write them (`as_written`),
+so the writes in flight never see its changes.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Any, TypeVar
 
 from tagtrack.processing.repository import EventRow, FoldKey, ThingRow, VisitRow
+
+Row = TypeVar("Row", ThingRow, EventRow, VisitRow)
+_VALUES = {
+    kind: attrgetter(*(f.name for f in fields(kind))) for kind in (ThingRow, EventRow, VisitRow)
+}
+
+
+def mark_written(row: Any, version: int) -> None:
+    """The row as the database holds it once its batch, of row version `version`, commits."""
+    if row.dirty or not row.stored:
+        row.version = version
+        row.stored = True
+        row.dirty = False
+        if type(row) is EventRow:
+            row.stored_time = row.time
+
+
+def as_written(row: Row, version: int) -> Row:
+    """A copy of the row as its batch, not yet committed, will write it."""
+    copy = type(row)(*_VALUES[type(row)](row))
+    mark_written(copy, version)
+    return copy
+
 
 # Things (or events) kept at most, for all organizations together: at most about 50 MiB
 # (20,000 things, their open visits and 20,000 events: 47 MiB measured with distinct ids).
@@ -32,6 +61,9 @@ class WorkingState:
     visits: dict[str, VisitRow] = field(default_factory=dict)
     # The newest event of each (endpoint, antenna, tag) kept.
     latest: dict[FoldKey, EventRow] = field(default_factory=dict)
+    # Things the last batch enrolled, by tag: a batch loaded before that one commits cannot
+    # find their tags in the database yet.
+    enrolled: dict[str, str] = field(default_factory=dict)
 
     def followed_by(self, batch: "WorkingState") -> "WorkingState":
         """These rows with a later batch's in their place, within the limit."""
@@ -40,7 +72,7 @@ class WorkingState:
         if max(len(things), len(latest)) > MAX_KEPT_ROWS:
             return batch
         visits = {i: v for i, v in self.visits.items() if i not in batch.things}
-        return WorkingState(batch.epoch, things, visits | batch.visits, latest)
+        return WorkingState(batch.epoch, things, visits | batch.visits, latest, batch.enrolled)
 
 
 class KeptStates:

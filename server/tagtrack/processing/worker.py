@@ -29,8 +29,16 @@ from tagtrack.core.tasks import running
 from tagtrack.core.wakeups import READS_CHANNEL, Wakeups
 from tagtrack.models.base import utcnow
 from tagtrack.processing.repository import ProcessingRepository, StaleRows
-from tagtrack.processing.service import Outcome, ProcessingService, is_data_error
-from tagtrack.processing.state import KeptStates
+from tagtrack.processing.service import (
+    BATCH_READS as READS_PER_BATCH,
+)
+from tagtrack.processing.service import (
+    AppliedBatch,
+    Outcome,
+    ProcessingService,
+    is_data_error,
+)
+from tagtrack.processing.state import KeptStates, WorkingState
 
 log = get_logger("tagtrack.processing")
 
@@ -49,6 +57,11 @@ RETENTION_INTERVAL_SECONDS = 6 * 3600
 ISOLATE_READS = 200
 # A batch whose rows someone else changes meanwhile runs again, from the database, this often.
 STALE_RETRIES = 3
+# Batches of one organization in a row, each applied while the one before is written: at most
+# this many while other organizations have reads waiting, and for this long in any case (the
+# worker then sees to partitions, and to the other organizations).
+BATCHES_IN_A_ROW = 4
+ROW_SECONDS = 5.0
 
 
 @contextmanager
@@ -88,6 +101,7 @@ class ProcessingWorker:
         self.next_retention = 0.0
         self.task: asyncio.Task[None] | None = None
         self.kept = KeptStates()
+        self.batch_reads = READS_PER_BATCH
 
     def failure(self) -> str | None:
         """Why processing is not running in this process, or None (readiness)."""
@@ -105,13 +119,9 @@ class ProcessingWorker:
                 orgs = await ProcessingRepository(session).orgs_with_pending()
             progressed = 0
             for org_id in orgs:
-                started = time.perf_counter()
                 try:
                     with cycle_collection_paused():
                         outcome = await self.process(org_id)
-                    if outcome.processed:
-                        BATCH_READS.observe(outcome.processed)
-                        BATCH_SECONDS.observe(time.perf_counter() - started)
                 except DBAPIError as exc:
                     if not is_data_error(exc):
                         raise  # the database is away: retry the whole batch later
@@ -125,23 +135,94 @@ class ProcessingWorker:
                 return total
 
     async def process(self, org_id: str) -> Outcome:
-        """A batch of the organization's reads, from the rows its last batch here left where
+        """Batches of the organization's reads, from the rows its last batch here left where
         they still serve, else (and when one of them changed meanwhile) from the database."""
         kept = self.kept.take(org_id)
         for _ in range(STALE_RETRIES):
             try:
-                async with self.sessionmaker() as session, session.begin():
-                    service = ProcessingService(session, self.settings)
-                    outcome = await service.process_pending(org_id, kept=kept)
-                break
+                return await self.batches_in_a_row(org_id, kept)
             except StaleRows as exc:
                 log.info("rows changed during a batch; processing it again", why=str(exc))
                 kept = None
-        else:
-            raise StaleRows(f"rows kept changing during {STALE_RETRIES} tries of a batch")
-        if outcome.state is not None:
-            self.kept.keep(org_id, outcome.state)
+        raise StaleRows(f"rows kept changing during {STALE_RETRIES} tries of a batch")
+
+    async def batches_in_a_row(self, org_id: str, kept: WorkingState | None) -> Outcome:
+        """Batches in a row, one transaction each (see BATCHES_IN_A_ROW). While a batch is
+        written (PostgreSQL, its connection), the next one is loaded in a transaction of its
+        own and applied (Python): they use both cores instead of taking turns.
+
+        StaleRows from the first batch, which committed nothing, reaches the caller; from a
+        later one it ends the row, and the worker comes back to those reads from the database.
+        """
+        total = Outcome()
+        session, following_session = self.sessionmaker(), None
+        started = time.perf_counter()
+        try:
+            service = ProcessingService(session, self.settings)
+            batch = await service.apply_pending(org_id, self.batch_reads, kept, whole=True)
+            if not isinstance(batch, AppliedBatch):
+                await session.commit()
+                self.keep(org_id, batch.state)
+                return batch
+            row_ends, written = time.monotonic() + ROW_SECONDS, 0
+            while True:
+                written += 1
+                goes_on = time.monotonic() < row_ends and (
+                    written < BATCHES_IN_A_ROW or not await service.others_waiting(org_id)
+                )
+                writing = asyncio.create_task(self.write(session, service, batch))
+                following_started = time.perf_counter()
+                following = None
+                try:
+                    if goes_on:
+                        following_session = self.sessionmaker()
+                        service = ProcessingService(following_session, self.settings)
+                        following = await service.load_following(batch, self.batch_reads)
+                    if following is not None:
+                        await following.processor.apply_beside()
+                except BaseException:
+                    # Stopped (or a fault in the rules): the batch being written is rolled
+                    # back too.
+                    writing.cancel()
+                    with contextlib.suppress(BaseException):
+                        await writing
+                    raise
+                try:
+                    outcome = await writing
+                except StaleRows:
+                    if not total.processed:
+                        raise
+                    log.info("rows changed during a batch; processing it again")
+                    return total
+                BATCH_READS.observe(outcome.processed)
+                BATCH_SECONDS.observe(time.perf_counter() - started)
+                started = following_started
+                total.add(outcome)
+                await session.close()
+                if following is None or following_session is None:
+                    self.keep(org_id, outcome.state)
+                    return total
+                session, following_session = following_session, None
+                if not await service.adopt(following):
+                    # Processed elsewhere in between: those reads wait on the queue.
+                    return total
+                batch = following
+        finally:
+            await session.close()
+            if following_session is not None:
+                await following_session.close()
+
+    @staticmethod
+    async def write(
+        session: AsyncSession, service: ProcessingService, batch: AppliedBatch
+    ) -> Outcome:
+        outcome = await service.write(batch)
+        await session.commit()
         return outcome
+
+    def keep(self, org_id: str, state: WorkingState | None) -> None:
+        if state is not None:
+            self.kept.keep(org_id, state)
 
     async def isolate(self, org_id: str) -> Outcome:
         """Process the oldest reads one at a time, setting aside each one that fails."""
