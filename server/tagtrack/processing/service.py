@@ -3,7 +3,9 @@
 A batch is loaded in a few queries, applied in memory on plain rows and written back with a
 few set-based statements (see the repository). The caller holds the organization's advisory
 lock, so batches of one organization never interleave and thing state stays consistent
-across processes.
+across processes. A batch loaded ahead, while the one before it is written
+(`load_following`), writes only once it has that lock and no one else processed in between
+(`adopt`).
 """
 
 import asyncio
