@@ -209,3 +209,38 @@ async def test_a_location_tag_read_waits_for_the_batch_before_it(floor: Floor) -
         (at(0), None, None),
         (at(320), aisle.id, shelf.id),
     ]
+
+
+async def test_a_row_gives_way_after_four_batches_to_organizations_waiting(
+    org_factory: Callable[[], Awaitable[Any]],
+    sessionmaker: async_sessionmaker[AsyncSession],
+    settings: Settings,
+    anonymous: httpx.AsyncClient,
+) -> None:
+    floors = []
+    for _ in range(2):
+        org = await org_factory()
+        floors.append(Floor(org.id, org.site_ids[0], sessionmaker, settings, anonymous))
+    busy, waiting = floors
+    busy_reader, waiting_reader = await busy.endpoint("Dock"), await waiting.endpoint("Gate")
+    tag = epc()
+    for seconds in range(8):
+        await busy.queue(busy_reader, [{"tag": tag, "time": iso(seconds)}])
+    other = epc()
+    await waiting.queue(waiting_reader, [{"tag": other, "time": iso(0)}])
+    orgs: list[str] = []
+    load = BatchProcessor.load
+
+    async def loading(processor: BatchProcessor, reads: Any) -> Any:
+        orgs.append(processor.org_id)
+        return await load(processor, reads)
+
+    with mock.patch.object(BatchProcessor, "load", loading):
+        outcome = await worker(busy, 1).process(busy.org_id)
+    # The first batch of the row and three loaded ahead, then the row gives way.
+    assert outcome.processed == 4 and orgs == [busy.org_id] * 4
+    assert await busy.drain() == 5
+    [event] = await busy.events(tag)
+    assert event.repeat_count == 8
+    [read_there] = await waiting.events(other)
+    assert read_there.repeat_count == 1
