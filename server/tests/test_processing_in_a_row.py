@@ -244,3 +244,23 @@ async def test_a_row_gives_way_after_four_batches_to_organizations_waiting(
     assert event.repeat_count == 8
     [read_there] = await waiting.events(other)
     assert read_there.repeat_count == 1
+
+
+async def test_partitions_are_looked_after_between_the_batches_of_a_row(floor: Floor) -> None:
+    """A new month's partition needs fresh statistics within a second of filling, however
+    long a row of batches runs."""
+    dock = await floor.endpoint("Dock")
+    tag = epc()
+    for seconds in range(3):
+        await floor.queue(dock, [{"tag": tag, "time": iso(seconds)}])
+    busy = worker(floor, 1)
+    looked = 0
+
+    async def upkeep() -> None:
+        nonlocal looked
+        looked += 1
+
+    with watched() as row, mock.patch.object(busy, "partition_upkeep", upkeep):
+        outcome = await busy.process(floor.org_id)
+    assert outcome.processed == 3 and row.adopted == 2
+    assert looked == 3  # after each batch of the row

@@ -199,6 +199,9 @@ class ProcessingWorker:
                 started = following_started
                 total.add(outcome)
                 await session.close()
+                # A new month's partition needs its statistics within a second of filling
+                # (see UPKEEP_INTERVAL_SECONDS), however long the row.
+                await self.partition_upkeep()
                 if following is None or following_session is None:
                     self.keep(org_id, outcome.state)
                     return total
