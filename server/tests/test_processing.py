@@ -104,9 +104,7 @@ async def test_a_read_matching_no_gate_keeps_the_zone(floor: Floor) -> None:
 
 
 async def test_handheld_at_a_location_tag_places_the_next_reads(floor: Floor) -> None:
-    handheld = await floor.endpoint("Handheld")
-    aisle = await floor.zone("Aisle 3")
-    shelf = await floor.location_tag("Shelf 3B", epc(), aisle, [12.5, 40])
+    handheld, aisle, shelf = await floor.handheld_at_a_shelf()
     tag = epc()
     thing = await floor.thing("Torque wrench", tag)
     await floor.read(handheld, shelf.tag, 0)

@@ -10,11 +10,11 @@ from typing import Any
 from unittest import mock
 
 import httpx
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
-from tagtrack.models import Thing, ThingTag
+from tagtrack.models import ThingTag
 from tagtrack.processing.service import AppliedBatch, BatchProcessor, ProcessingService
 from tagtrack.processing.worker import ProcessingWorker
 from tests.test_processing_state import _floor_with_reads, _history
@@ -152,12 +152,7 @@ async def test_an_edit_after_adoption_sends_the_batch_back_to_the_database(floor
     await floor.queue(door, [{"tag": tag, "time": iso(10)}])
 
     async def clear_alarm() -> None:
-        async with floor.sessionmaker() as session, session.begin():
-            await session.execute(
-                update(Thing)
-                .where(Thing.org_id == floor.org_id, Thing.id == thing.id)
-                .values(alarm_tamper=False, alarm_tamper_tag="")
-            )
+        await floor.clear_alarm(thing)
 
     with watched() as row:
         row.after = clear_alarm
@@ -188,9 +183,7 @@ async def test_a_thing_enrolled_by_a_batch_is_found_by_the_next_loaded_ahead(
 
 
 async def test_a_location_tag_read_waits_for_the_batch_before_it(floor: Floor) -> None:
-    handheld = await floor.endpoint("Handheld")
-    aisle = await floor.zone("Aisle 3")
-    shelf = await floor.location_tag("Shelf 3B", epc(), aisle, [12.5, 40])
+    handheld, aisle, shelf = await floor.handheld_at_a_shelf()
     tag = epc()
     thing = await floor.thing("Torque wrench", tag)
     await floor.queue(handheld, [{"tag": tag, "time": iso(0)}])

@@ -8,7 +8,7 @@ from typing import Any
 from unittest import mock
 
 import httpx
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
@@ -88,12 +88,7 @@ async def test_an_edit_between_batches_is_not_overwritten(floor: Floor) -> None:
     await floor.read(door, tag, 0, antenna=1, tamper=True)
     assert (await floor.state(thing)).alarm_tamper
     # Someone clears the alarm while the worker keeps the thing's row as it wrote it.
-    async with floor.sessionmaker() as session, session.begin():
-        await session.execute(
-            update(Thing)
-            .where(Thing.org_id == floor.org_id, Thing.id == thing.id)
-            .values(alarm_tamper=False, alarm_tamper_tag="")
-        )
+    await floor.clear_alarm(thing)
     with Loads() as loads:
         await floor.read(door, tag, 30, antenna=1)
     # The batch found the row changed, and ran again from the database.

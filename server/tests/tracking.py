@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tagtrack.core.config import Settings
@@ -114,6 +114,22 @@ class Floor:
         )
         await self._add(row)
         return row
+
+    async def handheld_at_a_shelf(self) -> tuple[Endpoint, Zone, LocationTag]:
+        """A handheld, an aisle, and a location tag on a shelf in it."""
+        handheld = await self.endpoint("Handheld")
+        aisle = await self.zone("Aisle 3")
+        shelf = await self.location_tag("Shelf 3B", epc(), aisle, [12.5, 40])
+        return handheld, aisle, shelf
+
+    async def clear_alarm(self, thing: Thing) -> None:
+        """Someone clears a thing's tamper alarm on its screen."""
+        async with self.sessionmaker() as session, session.begin():
+            await session.execute(
+                update(Thing)
+                .where(Thing.org_id == self.org_id, Thing.id == thing.id)
+                .values(alarm_tamper=False, alarm_tamper_tag="")
+            )
 
     async def _add(self, row: Any) -> None:
         async with self.sessionmaker() as session, session.begin():
