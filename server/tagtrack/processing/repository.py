@@ -134,29 +134,26 @@ WITH RECURSIVE orgs(org_id) AS (
 
 ORGS_WITH_PENDING = WAITING_ORGS + "SELECT org_id FROM orgs WHERE org_id IS NOT NULL\n"
 
-# The oldest batches holding the oldest `$2` reads (the last one may hold more), taken off the
-# queue; the transaction puts them back if the batch fails.
+# The oldest batches after queue row $3 holding the oldest `$2` reads (the last one may hold
+# more).
+OLDEST_BATCHES = """
+SELECT id FROM (
+    SELECT id, sum(reads) OVER (ORDER BY id) - reads AS before
+    FROM pending_read_batches WHERE org_id = $1 AND id > $3 ORDER BY id LIMIT $2
+) AS oldest
+WHERE before < $2
+"""
+# Taken off the queue (after row 0: from the start); the transaction puts them back if the
+# batch fails.
 TAKE_BATCHES = f"""
-DELETE FROM pending_read_batches WHERE org_id = $1 AND id IN (
-    SELECT id FROM (
-        SELECT id, sum(reads) OVER (ORDER BY id) - reads AS before
-        FROM pending_read_batches WHERE org_id = $1 ORDER BY id LIMIT $2
-    ) AS oldest
-    WHERE before < $2
-)
+DELETE FROM pending_read_batches WHERE org_id = $1 AND id IN ({OLDEST_BATCHES})
 RETURNING {", ".join(BATCH_COLUMNS)}
 """
-# The same batches after queue row $3, left on the queue: for a batch loaded while the one
-# before it, which took the rows up to $3, is written (its deletes not committed yet).
+# Left on the queue: for a batch loaded while the one before it, which took the rows up to
+# $3, is written (its deletes not committed yet).
 PEEK_BATCHES = f"""
 SELECT {", ".join(BATCH_COLUMNS)} FROM pending_read_batches
-WHERE org_id = $1 AND id > $3 AND id IN (
-    SELECT id FROM (
-        SELECT id, sum(reads) OVER (ORDER BY id) - reads AS before
-        FROM pending_read_batches WHERE org_id = $1 AND id > $3 ORDER BY id LIMIT $2
-    ) AS oldest
-    WHERE before < $2
-)
+WHERE org_id = $1 AND id IN ({OLDEST_BATCHES})
 ORDER BY id
 """
 # Two steps down the queue's key, one either side of the organization's reads.
@@ -279,6 +276,11 @@ class VisitRow:
     dirty: bool = False
 
 
+def queue_row(read: ReadRow) -> int:
+    """The id of the queue row a queued read came from (see READS_PER_BATCH_ID)."""
+    return read.id // READS_PER_BATCH_ID
+
+
 def _unpacked(batch: Any, queued: Sequence[Read]) -> list[ReadRow]:
     """A queued batch's reads, each with an id that keeps their order in the queue."""
     first = batch["id"] * READS_PER_BATCH_ID
@@ -381,7 +383,8 @@ class ProcessingRepository(Repository[PendingReadBatch]):
         unless `whole`: then they are taken too, and the queue holds only later batches.
         """
         driver = await self._driver()
-        taken = sorted(await driver.fetch(TAKE_BATCHES, org_id, limit), key=lambda b: b["id"])
+        taken = await driver.fetch(TAKE_BATCHES, org_id, limit, 0)
+        taken.sort(key=lambda b: b["id"])
         reads: list[ReadRow] = []
         for batch in taken:
             queued = unpack_reads(batch["body"])

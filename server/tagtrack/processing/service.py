@@ -27,7 +27,6 @@ from tagtrack.models import Endpoint, LocationTag, TrackingException, Zone, Zone
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import UNKNOWN_THING_ID, new_id
 from tagtrack.processing.repository import (
-    READS_PER_BATCH_ID,
     Epoch,
     EventRow,
     FoldKey,
@@ -35,8 +34,9 @@ from tagtrack.processing.repository import (
     ReadRow,
     ThingRow,
     VisitRow,
+    queue_row,
 )
-from tagtrack.processing.state import Row, WorkingState, as_written, mark_written
+from tagtrack.processing.state import Row, WorkingState, as_written, continued, mark_written
 
 log = get_logger("tagtrack.processing")
 
@@ -665,7 +665,7 @@ class ProcessingService:
             return Outcome(state=replace(kept, epoch=epoch.count) if kept else None)
         processor = BatchProcessor(self.session, self.settings, org_id, kept)
         processor.apply_all(await processor.load(reads))
-        return AppliedBatch(processor, epoch, kept, last_queued=reads[-1].id // READS_PER_BATCH_ID)
+        return AppliedBatch(processor, epoch, kept, last_queued=queue_row(reads[-1]))
 
     async def write(self, batch: "AppliedBatch") -> Outcome:
         """Write an applied batch's rows; what it leaves for the next batch (`state`)."""
@@ -673,7 +673,7 @@ class ProcessingService:
         await processor.finish()
         written = processor.written(batch.epoch)
         outcome = processor.outcome
-        outcome.state = batch.kept.followed_by(written) if batch.kept else written
+        outcome.state = continued(batch.kept, written)
         return outcome
 
     async def load_following(self, batch: "AppliedBatch", limit: int) -> "AppliedBatch | None":
@@ -691,7 +691,7 @@ class ProcessingService:
         if not reads:
             return None
         ahead = batch.processor.ahead(batch.epoch)
-        kept = batch.kept.followed_by(ahead) if batch.kept else ahead
+        kept = continued(batch.kept, ahead)
         following = BatchProcessor(
             self.session, self.settings, org_id, kept, kept_version=batch.epoch.version
         )

@@ -75,6 +75,11 @@ class WorkingState:
         return WorkingState(batch.epoch, things, visits | batch.visits, latest, batch.enrolled)
 
 
+def continued(kept: WorkingState | None, batch: WorkingState) -> WorkingState:
+    """What a worker holds after `batch`, given what it held before (if anything)."""
+    return kept.followed_by(batch) if kept is not None else batch
+
+
 class KeptStates:
     """The working state of each organization a worker processed lately, within the limit
     for all of them together: the least recently processed go first."""
