@@ -13,7 +13,8 @@ import secrets
 import ssl
 import statistics
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -22,6 +23,7 @@ from urllib.parse import urlencode
 
 import asyncpg
 import httpx
+from fastapi import FastAPI
 from sqlalchemy import insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -30,6 +32,7 @@ from tagtrack.access.rules import ADMINISTRATOR
 from tagtrack.core.config import DEFAULT_DATABASE_POOL_SIZE, Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.security import hash_password, new_token, token_hash
+from tagtrack.core.workers import settle_heap
 from tagtrack.kit.wiring import Wiring
 from tagtrack.models import Endpoint, OrgKey, Site, User, Zone, ZoneGate
 from tagtrack.models.ids import ALL_SITES_ID, new_id
@@ -90,6 +93,17 @@ def admin_row(org_id: str, role_id: str, name: str, username: str, hashed: str) 
         "password_hash": hashed, "role_ids": [role_id], "site_ids": [ALL_SITES_ID],
         "active": True, "failed_logins": 0, "locked": False,
     }  # fmt: skip
+
+
+@asynccontextmanager
+async def served(app: FastAPI) -> AsyncIterator[None]:
+    """The app in this process, started as each `tagtrack serve` HTTP worker starts: once it is
+    ready, its heap settles (`settle_heap`). Without that, every collection of the oldest
+    generation would also walk the benchmark's own clients and prepared bodies, which a worker
+    does not hold, and charge the server for them."""
+    async with app.router.lifespan_context(app):
+        settle_heap()
+        yield
 
 
 async def timed(count: int, call: Callable[[], Awaitable[object]], warm: int = 3) -> list[float]:

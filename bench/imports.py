@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from bench.common import ADMIN, PASSWORD, Figure, copy_things, quiet, report, seed_floor
+from bench.common import ADMIN, PASSWORD, Figure, copy_things, quiet, report, seed_floor, served
 from tagtrack.core.config import Settings
 from tagtrack.core.migrate import upgrade
 from tagtrack.imports.schemas import MAX_BATCH_ROWS
@@ -98,7 +98,7 @@ async def main(args: argparse.Namespace) -> None:
         floor = await seed_floor(url, readers=1, things=0)
         target = {"site": floor.site_id, "zone": floor.zone_ids[0], "headerAssetFields": MAPPING}
         app = create_app(Settings(log_json=True, processing=False), database_url=url)
-        async with app.router.lifespan_context(app):
+        async with served(app):
             quiet()
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(

@@ -25,6 +25,7 @@ from bench.common import (
     reader_traffic,
     report,
     seed_floor,
+    served,
 )
 from bench.ingest import copy_baseline
 from tagtrack.core.config import Settings
@@ -57,7 +58,7 @@ async def main(args: argparse.Namespace) -> None:
         refused: list[int] = []  # status codes other than 202 (429 when overloaded)
         sent: list[tuple[float, datetime]] = []  # (monotonic post start, newest read time)
         seen: list[tuple[float, datetime]] = []  # (monotonic, newest event time)
-        async with app.router.lifespan_context(app):
+        async with served(app):
             transport = httpx.ASGITransport(app=app)
             async with (
                 httpx.AsyncClient(transport=transport, base_url="http://bench") as readers,

@@ -9,7 +9,7 @@ import asyncpg
 import httpx
 from sqlalchemy import insert
 
-from bench.common import PASSWORD, admin_row, bench_org, timed
+from bench.common import PASSWORD, admin_row, bench_org, served, timed
 from tagtrack.core.config import Settings
 from tagtrack.core.db import create_engine, create_sessionmaker
 from tagtrack.core.migrate import upgrade
@@ -67,7 +67,7 @@ async def main(args: argparse.Namespace) -> None:
         upgrade(url)
         org_id, username = await _seed(url, args.users)
         app = create_app(Settings(log_json=True), database_url=url)
-        async with app.router.lifespan_context(app):
+        async with served(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
                 login = {"username": username, "password": PASSWORD}

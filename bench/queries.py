@@ -34,6 +34,7 @@ from bench.common import (
     quiet,
     report,
     seed_floor,
+    served,
     timed,
 )
 from tagtrack.core.config import Settings
@@ -371,7 +372,7 @@ async def main(args: argparse.Namespace) -> None:
         app = create_app(Settings(log_json=True, processing=False), database_url=url)
         quiet()
         p95s: dict[int, tuple[float, float]] = {}
-        async with app.router.lifespan_context(app):
+        async with served(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
                 login = {"username": ADMIN, "password": PASSWORD}
