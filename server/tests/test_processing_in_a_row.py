@@ -6,6 +6,7 @@ someone else changed in between."""
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from typing import Any
 from unittest import mock
 
@@ -151,11 +152,8 @@ async def test_an_edit_after_adoption_sends_the_batch_back_to_the_database(floor
     await floor.queue(door, [{"tag": tag, "time": iso(0), "tamper": True}])
     await floor.queue(door, [{"tag": tag, "time": iso(10)}])
 
-    async def clear_alarm() -> None:
-        await floor.clear_alarm(thing)
-
     with watched() as row:
-        row.after = clear_alarm
+        row.after = partial(floor.clear_alarm, thing)
         assert await worker(floor, 1).drain() == 2
     # Adopted, found the thing changed, rolled back, then processed again from the database.
     assert row.adopted == 1 and row.sizes == [1, 1, 1]
