@@ -8,6 +8,7 @@ from sqlalchemy import func, select
 
 from tagtrack.models import EventCount, PendingReadBatch
 from tagtrack.processing.process import ProcessingProcess
+from tagtrack.processing.service import BATCH_READS
 from tests.tracking import Floor, epc, iso
 from tests.waiting import until
 
@@ -99,8 +100,11 @@ async def test_a_child_killed_in_the_middle_of_a_backlog_loses_and_doubles_nothi
     bay_zone = await floor.zone("Bay zone", gates=[(bay, "IN", -1)])
     tags = [epc() for _ in range(100)]
     things = [await floor.thing(f"Crate {n}", tag) for n, tag in enumerate(tags)]
-    per_tag = 300  # at each reader, 0.15 s apart: one event each under the repeat window
-    for endpoint, start in ((dock, 0.0), (bay, 100.0)):
+    # At each reader, 0.15 s apart: one event each under the repeat window. Four batches in
+    # all, so the kill comes seconds before the last commit, even on a fast machine.
+    per_tag = 1000
+    assert 2 * per_tag * len(tags) >= 4 * BATCH_READS
+    for endpoint, start in ((dock, 0.0), (bay, 200.0)):
         reads = [
             {"tag": tag, "time": iso(start + n * 0.15), "antenna": 1}
             for n in range(per_tag)
