@@ -8,6 +8,7 @@ import asyncio
 import itertools
 import json
 import logging
+import os
 import random
 import secrets
 import ssl
@@ -318,6 +319,27 @@ def http_worker(pid: int) -> int:
         time.sleep(0.2)
     (worker,) = found
     return worker
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time the process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_seconds() -> float:
+    """CPU time used by the PostgreSQL processes now running on this machine (backends, WAL
+    writer, checkpointer, autovacuum): what the database spends, wherever it was started."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() == "postgres":
+                total += cpu_seconds(int(entry.name))
+        except OSError:
+            continue  # it ended meanwhile
+    return total
 
 
 def rss_mib(pid: int) -> float:

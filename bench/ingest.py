@@ -2,7 +2,8 @@
 
 Readers post batches to POST /api/ingest/reads through the whole app (in process, no
 network) while the background worker turns them into events, thing state and zone visits.
-The figure is reads/s from the first post until the last read is processed. Then, on a
+The figure is reads/s from the first post until the last read is processed, with the CPU
+that the app's process, the processing child and PostgreSQL spent meanwhile. Then, on a
 second database, the same batches are posted with the worker stopped: accepting alone (and
 the CPU the process spent on it, its in-process clients included), then one worker drains
 them: processing alone. The baseline copies the same reads into a plain table with
@@ -13,6 +14,7 @@ COPY alone varies by a third from minute to minute.
 
 import argparse
 import asyncio
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,8 +28,10 @@ from bench.common import (
     Batch,
     Figure,
     copy_records,
+    cpu_seconds,
     driver_url,
     median,
+    postgres_cpu_seconds,
     quiet,
     reader_traffic,
     report,
@@ -39,6 +43,7 @@ from tagtrack.core.migrate import upgrade
 from tagtrack.main import create_app
 from tagtrack.processing.worker import ProcessingWorker
 from tests.database import fresh_database
+from tests.serve import children
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -129,25 +134,61 @@ async def outcome(url: str) -> dict[str, int]:
         await connection.close()
 
 
-async def run_through_app(
-    url: str, batches: Sequence[Batch]
-) -> tuple[float, float, dict[str, int], float]:
-    """Post every batch with the worker running: seconds until all are accepted, until all
-    are processed, what processing produced, and seconds for the raw COPY baseline."""
+@dataclass
+class Cpu:
+    """CPU seconds of each part, read from /proc."""
+
+    app: float  # this process: the HTTP server and its in-process clients
+    processing: float  # the processing child
+    postgres: float  # every PostgreSQL process on the machine
+
+    @classmethod
+    def now(cls, child: int) -> "Cpu":
+        return cls(time.process_time(), cpu_seconds(child), postgres_cpu_seconds())
+
+    def __sub__(self, other: "Cpu") -> "Cpu":
+        return Cpu(
+            self.app - other.app,
+            self.processing - other.processing,
+            self.postgres - other.postgres,
+        )
+
+
+@dataclass
+class EndToEnd:
+    accepted: float  # seconds until every batch was accepted
+    processed: float  # seconds until every read was processed
+    cpu: Cpu  # spent meanwhile
+    done: dict[str, int]  # what processing produced
+    copy: float  # seconds of the raw COPY baseline
+
+
+def processing_child() -> int:
+    """The pid of this process's processing child, started by the app's lifespan."""
+    (pid,) = [p for p, command in children(os.getpid()).items() if "tagtrack.processing" in command]
+    return pid
+
+
+async def run_through_app(url: str, batches: Sequence[Batch]) -> EndToEnd:
+    """Post every batch with the worker running: seconds until all are accepted and until all
+    are processed, the CPU of each part meanwhile, then the raw COPY baseline."""
     app = create_app(Settings(log_json=True, ingest_max_pending=10**9), database_url=url)
     quiet()
     async with served(app):
         transport = httpx.ASGITransport(app=app)
         bodies = encoded(batches)
+        child = processing_child()
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
             await warm_up(client, bodies)
+            cpu = Cpu.now(child)
             started = time.perf_counter()
             await post_all(client, bodies)
             accepted = time.perf_counter() - started
             await wait_processed(url)
             processed = time.perf_counter() - started
+            cpu = Cpu.now(child) - cpu
     copy = sum(await copy_baseline(url, batches))
-    return accepted, processed, await outcome(url), copy
+    return EndToEnd(accepted, processed, cpu, await outcome(url), copy)
 
 
 @dataclass
@@ -185,21 +226,29 @@ async def one_run(args: argparse.Namespace) -> tuple[list[Figure], dict[str, int
         upgrade(url)
         floor = await seed_floor(url, args.readers, args.things)
         batches = reader_traffic(floor, args.reads, batch=args.batch, repeats=args.repeats)
-        accepted, processed, done, copy = await run_through_app(url, batches)
+        run = await run_through_app(url, batches)
     with fresh_database() as url:
         upgrade(url)
         floor = await seed_floor(url, args.readers, args.things)
         batches = reader_traffic(floor, args.reads, batch=args.batch, repeats=args.repeats)
         alone = await processing_alone(url, batches)
-    n = args.reads
-    assert done["folded"] == n, f"{done['folded']} of {n} reads in events"
+    n, copy, cpu = args.reads, run.copy, run.cpu
+    assert run.done["folded"] == n, f"{run.done['folded']} of {n} reads in events"
     figures = [
-        Figure("accepted (POST -> 202)", n / accepted, "reads/s", "raw COPY", n / copy),
+        Figure("accepted (POST -> 202)", n / run.accepted, "reads/s", "raw COPY", n / copy),
         Figure(
-            "end to end (processed)", n / processed, "reads/s", "raw COPY", n / copy,
+            "end to end (processed)", n / run.processed, "reads/s", "raw COPY", n / copy,
             target=">= 50000 and >= 0.2 of COPY",
         ),
-        Figure("end to end / COPY", copy / processed, "x", "COPY / COPY", 1.0),
+        Figure("end to end / COPY", copy / run.processed, "x", "COPY / COPY", 1.0),
+        Figure("  CPU of the app process", cpu.app / n * 1e6, "µs/read", "raw COPY",
+               copy / n * 1e6),
+        Figure("  CPU of the processing child", cpu.processing / n * 1e6, "µs/read",
+               "raw COPY", copy / n * 1e6),
+        Figure("  CPU of PostgreSQL", cpu.postgres / n * 1e6, "µs/read", "raw COPY",
+               copy / n * 1e6),
+        Figure("  cores busy (all three)", (cpu.app + cpu.processing + cpu.postgres)
+               / run.processed, "cores", "cores of the machine", os.cpu_count() or 1),
         Figure("accepted, worker stopped", n / alone.accepted, "reads/s", "raw COPY", n / copy,
                target=">= 60000"),
         Figure("  CPU of the accepting process", alone.accepted_cpu / n * 1e6, "µs/read",
@@ -207,7 +256,7 @@ async def one_run(args: argparse.Namespace) -> tuple[list[Figure], dict[str, int
         Figure("processing alone (queued)", n / alone.processed, "reads/s", "raw COPY",
                n / copy),
     ]  # fmt: skip
-    return figures, done
+    return figures, run.done
 
 
 def medians(runs: Sequence[Sequence[Figure]]) -> list[Figure]:

@@ -28,7 +28,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from tempfile import TemporaryDirectory
 from urllib.parse import urlencode
 
@@ -41,6 +40,7 @@ from bench.common import (
     SESSION_COOKIE,
     Figure,
     Tally,
+    cpu_seconds,
     driver_url,
     median,
     open_sessions,
@@ -176,12 +176,6 @@ async def watch_backlog(database: str, end: float, worst: Backlog) -> None:
             await asyncio.sleep(SAMPLE_SECONDS)
     finally:
         await connection.close()
-
-
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time the process has used."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def family(pid: int) -> dict[int, str]:
