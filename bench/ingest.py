@@ -43,7 +43,7 @@ from tagtrack.core.migrate import upgrade
 from tagtrack.main import create_app
 from tagtrack.processing.worker import ProcessingWorker
 from tests.database import fresh_database
-from tests.serve import children
+from tests.serve import processing_children
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -163,12 +163,6 @@ class EndToEnd:
     copy: float  # seconds of the raw COPY baseline
 
 
-def processing_child() -> int:
-    """The pid of this process's processing child, started by the app's lifespan."""
-    (pid,) = [p for p, command in children(os.getpid()).items() if "tagtrack.processing" in command]
-    return pid
-
-
 async def run_through_app(url: str, batches: Sequence[Batch]) -> EndToEnd:
     """Post every batch with the worker running: seconds until all are accepted and until all
     are processed, the CPU of each part meanwhile, then the raw COPY baseline."""
@@ -177,7 +171,7 @@ async def run_through_app(url: str, batches: Sequence[Batch]) -> EndToEnd:
     async with served(app):
         transport = httpx.ASGITransport(app=app)
         bodies = encoded(batches)
-        child = processing_child()
+        (child,) = processing_children(os.getpid())  # started by the app's lifespan
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
             await warm_up(client, bodies)
             cpu = Cpu.now(child)
@@ -233,6 +227,7 @@ async def one_run(args: argparse.Namespace) -> tuple[list[Figure], dict[str, int
         batches = reader_traffic(floor, args.reads, batch=args.batch, repeats=args.repeats)
         alone = await processing_alone(url, batches)
     n, copy, cpu = args.reads, run.copy, run.cpu
+    copy_us = copy / n * 1e6
     assert run.done["folded"] == n, f"{run.done['folded']} of {n} reads in events"
     figures = [
         Figure("accepted (POST -> 202)", n / run.accepted, "reads/s", "raw COPY", n / copy),
@@ -241,18 +236,16 @@ async def one_run(args: argparse.Namespace) -> tuple[list[Figure], dict[str, int
             target=">= 50000 and >= 0.2 of COPY",
         ),
         Figure("end to end / COPY", copy / run.processed, "x", "COPY / COPY", 1.0),
-        Figure("  CPU of the app process", cpu.app / n * 1e6, "µs/read", "raw COPY",
-               copy / n * 1e6),
+        Figure("  CPU of the app process", cpu.app / n * 1e6, "µs/read", "raw COPY", copy_us),
         Figure("  CPU of the processing child", cpu.processing / n * 1e6, "µs/read",
-               "raw COPY", copy / n * 1e6),
-        Figure("  CPU of PostgreSQL", cpu.postgres / n * 1e6, "µs/read", "raw COPY",
-               copy / n * 1e6),
+               "raw COPY", copy_us),
+        Figure("  CPU of PostgreSQL", cpu.postgres / n * 1e6, "µs/read", "raw COPY", copy_us),
         Figure("  cores busy (all three)", (cpu.app + cpu.processing + cpu.postgres)
                / run.processed, "cores", "cores of the machine", os.cpu_count() or 1),
         Figure("accepted, worker stopped", n / alone.accepted, "reads/s", "raw COPY", n / copy,
                target=">= 60000"),
         Figure("  CPU of the accepting process", alone.accepted_cpu / n * 1e6, "µs/read",
-               "raw COPY", copy / n * 1e6),
+               "raw COPY", copy_us),
         Figure("processing alone (queued)", n / alone.processed, "reads/s", "raw COPY",
                n / copy),
     ]  # fmt: skip
