@@ -9,10 +9,10 @@ from tagtrack.access.dependencies import allowed
 from tagtrack.access.principal import Principal
 from tagtrack.core.errors import ERROR_RESPONSES
 from tagtrack.ingest.openapi import READS_BODY
+from tagtrack.ingest.repository import ReaderEndpoint
 from tagtrack.ingest.schemas import Accepted, ReaderConfig
 from tagtrack.ingest.service import Admission, IngestService
 from tagtrack.kit.wiring import provide
-from tagtrack.models import Endpoint
 
 router = APIRouter(prefix="/ingest", tags=["ingest"])
 user_router = APIRouter(tags=["ingest"])
@@ -44,12 +44,12 @@ def admitted(channel: str) -> Any:
     return Depends(slot)
 
 
-async def reader_endpoint(request: Request, service: Ingest) -> Endpoint:
+async def reader_endpoint(request: Request, service: Ingest) -> ReaderEndpoint:
     scheme, _, key = request.headers.get("authorization", "").partition(" ")
     return await service.endpoint_for_key(key.strip() if scheme.lower() == "bearer" else "")
 
 
-Reader = Annotated[Endpoint, Depends(reader_endpoint)]
+Reader = Annotated[ReaderEndpoint, Depends(reader_endpoint)]
 
 
 @router.post(

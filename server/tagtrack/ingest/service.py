@@ -14,9 +14,8 @@ from tagtrack.core.errors import BadRequest, NotFound, Overloaded, Unauthorized
 from tagtrack.core.metrics import INGEST_ACCEPTED, INGEST_REFUSED
 from tagtrack.endpoints.repository import EndpointRepository
 from tagtrack.ingest.formats import Heartbeat, Payload, PayloadError, parse_payload, parse_status
-from tagtrack.ingest.repository import IngestRepository
+from tagtrack.ingest.repository import IngestRepository, ReaderEndpoint
 from tagtrack.ingest.schemas import Accepted, ReaderConfig
-from tagtrack.models import Endpoint
 from tagtrack.models.base import utcnow
 from tagtrack.models.ids import is_id
 
@@ -96,21 +95,21 @@ class IngestService:
         self.settings = settings
         self.admission = admission
 
-    async def endpoint_for_key(self, key: str) -> Endpoint:
+    async def endpoint_for_key(self, key: str) -> ReaderEndpoint:
         endpoint = await self.repository.endpoint_by_key(key) if key else None
         if endpoint is None:
             raise Unauthorized("Unknown endpoint key")
         return endpoint
 
-    async def endpoint_for_topic(self, endpoint_id: str) -> Endpoint:
+    async def endpoint_for_topic(self, endpoint_id: str) -> ReaderEndpoint:
         endpoint = (
             await self.repository.endpoint_by_topic(endpoint_id) if is_id(endpoint_id) else None
         )
         if endpoint is None:
             raise NotFound(f"No endpoint {endpoint_id!r}")
-        return endpoint
+        return ReaderEndpoint.of(endpoint)
 
-    async def accept_reads(self, endpoint: Endpoint, body: bytes, channel: str) -> Accepted:
+    async def accept_reads(self, endpoint: ReaderEndpoint, body: bytes, channel: str) -> Accepted:
         """Parse, then queue the reads in the caller's transaction (durable at its commit)."""
         payload = self._parse(body)
         try:
@@ -125,8 +124,9 @@ class IngestService:
             earlier = await self.repository.claim_batch(endpoint, payload.batch_id, accepted)
             if earlier is not None:
                 return Accepted(accepted=earlier, duplicate=True)
-        await self.repository.queue(endpoint, payload.reads, channel, body)
+        # Heartbeats before the reads: they begin the transaction the reads then join.
         await self._add_statuses(endpoint, payload.heartbeats)
+        await self.repository.queue(endpoint, payload.reads, channel, body)
         INGEST_ACCEPTED.labels(channel).inc(accepted)
         return Accepted(accepted=accepted)
 
@@ -143,16 +143,16 @@ class IngestService:
         endpoint = await self.repository.endpoint_by_id(principal.org_id, endpoint_id)
         if endpoint is None or not principal.sees_site(endpoint.site_id):
             raise NotFound("Endpoint not found")
-        return await self.accept_reads(endpoint, body, "user")
+        return await self.accept_reads(ReaderEndpoint.of(endpoint), body, "user")
 
-    async def accept_status(self, endpoint: Endpoint, body: bytes) -> None:
+    async def accept_status(self, endpoint: ReaderEndpoint, body: bytes) -> None:
         try:
             beat = parse_status(body, received_at=utcnow())
         except PayloadError as exc:
             raise BadRequest(str(exc), reason="bad payload") from exc
         await self._add_statuses(endpoint, [beat])
 
-    async def _add_statuses(self, endpoint: Endpoint, beats: Sequence[Heartbeat]) -> None:
+    async def _add_statuses(self, endpoint: ReaderEndpoint, beats: Sequence[Heartbeat]) -> None:
         for beat in beats:
             await self.endpoints.add_status(
                 endpoint.org_id,
@@ -164,7 +164,7 @@ class IngestService:
                 version=beat.version or "",
             )
 
-    def config(self, endpoint: Endpoint) -> ReaderConfig:
+    def config(self, endpoint: ReaderEndpoint) -> ReaderConfig:
         return ReaderConfig(
             id=endpoint.id,
             name=endpoint.name,
