@@ -196,6 +196,28 @@ async def test_status_and_config(floor: Floor) -> None:
     assert config.json()["antennas"] == [{"map": "", "xycoordinates": [1, 2]}]
 
 
+async def test_reads_and_a_heartbeat_in_one_request_are_both_kept(floor: Floor) -> None:
+    """The heartbeat is written first (it begins the transaction), then the reads join it."""
+    reader = await floor.endpoint("Speedway")
+    body = (SAMPLES / "impinj_speedway_connect.ndjson").read_bytes()
+    response = await floor.client.post(
+        "/api/ingest/reads", content=body, headers={"Authorization": f"Bearer {reader.key}"}
+    )
+    assert response.status_code == 202, response.text
+    assert response.json()["accepted"] == 2
+    async with floor.sessionmaker() as session:
+        statuses = await session.scalars(
+            select(EndpointStatus.time).where(EndpointStatus.endpoint_id == reader.id)
+        )
+        queued = await session.scalars(
+            select(PendingReadBatch.reads).where(PendingReadBatch.endpoint_id == reader.id)
+        )
+        assert list(statuses) == [parse_payload(body, received_at=utcnow()).heartbeats[0].time]
+        assert list(queued) == [2]
+    await floor.drain()
+    assert [e.antenna for e in await floor.events("AAAA00000000000000000031")] == [12]
+
+
 async def test_overload_answers_429_with_retry_after(
     app: Any, floor: Floor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
