@@ -7,7 +7,6 @@ from typing import Any, Self
 from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-from tagtrack.access.org_keys import OrgKeyRepository
 from tagtrack.core.db import json_from_database
 from tagtrack.core.wakeups import READS_CHANNEL
 from tagtrack.ingest.formats import Read, pack_reads
@@ -37,13 +36,14 @@ SELECT coalesce(sum(reads), 0) FROM (
     SELECT reads FROM pending_read_batches WHERE org_id = $1 ORDER BY id LIMIT $2
 ) AS oldest
 """
-# The endpoint a reader's key belongs to. A key names no organization: org_keys says whose
-# it is.
-ENDPOINT_BY_KEY = f"""
+# The endpoint a reader's key, or an MQTT topic's endpoint id, belongs to. Neither names an
+# organization: org_keys says whose it is.
+_READER_ENDPOINT = """
 SELECT e.org_id, e.id, e.site_id, e.name, e.antennas::text, e.config::text
 FROM endpoints AS e JOIN org_keys AS k ON k.org_id = e.org_id AND k.target_id = e.id
-WHERE k.kind = '{READER_KEY}' AND k.key = $1 AND e.key = $1
-"""
+WHERE k.key = $1 AND k.kind = """
+ENDPOINT_BY_KEY = f"{_READER_ENDPOINT}'{READER_KEY}' AND e.key = $1"
+ENDPOINT_BY_TOPIC = f"{_READER_ENDPOINT}'{ENDPOINT}'"
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +73,18 @@ class IngestRepository(Repository[PendingReadBatch]):
     model = PendingReadBatch
 
     async def endpoint_by_key(self, key: str) -> ReaderEndpoint | None:
-        """The statement every reader request pays, through the driver: building and loading
-        it as an ORM query took twice the CPU of running it. It begins no transaction, so a
-        request that then writes one statement needs none (no BEGIN and COMMIT round trips)."""
+        return await self._reader_endpoint(ENDPOINT_BY_KEY, key)
+
+    async def endpoint_by_topic(self, endpoint_id: str) -> ReaderEndpoint | None:
+        return await self._reader_endpoint(ENDPOINT_BY_TOPIC, endpoint_id)
+
+    async def _reader_endpoint(self, sql: str, key: str) -> ReaderEndpoint | None:
+        """The statement every reader request or message pays, through the driver: building
+        and loading it as an ORM query took twice the CPU of running it. It begins no
+        transaction, so a request that then writes one statement needs none (no BEGIN and
+        COMMIT round trips)."""
         driver = await self._driver()
-        row = await driver.fetchrow(ENDPOINT_BY_KEY, key)
+        row = await driver.fetchrow(sql, key)
         if row is None:
             return None
         org_id, endpoint_id, site_id, name, antennas, config = row
@@ -89,11 +96,6 @@ class IngestRepository(Repository[PendingReadBatch]):
             json_from_database(antennas),
             json_from_database(config),
         )
-
-    async def endpoint_by_topic(self, endpoint_id: str) -> Endpoint | None:
-        """An MQTT topic names the endpoint alone: org_keys says whose it is."""
-        owner = await OrgKeyRepository(self.session).owner(ENDPOINT, endpoint_id)
-        return await self.endpoint_by_id(*owner) if owner else None
 
     async def endpoint_by_id(self, org_id: str, endpoint_id: str) -> Endpoint | None:
         return await self.session.get(Endpoint, {"org_id": org_id, "id": endpoint_id})

@@ -107,7 +107,7 @@ class IngestService:
         )
         if endpoint is None:
             raise NotFound(f"No endpoint {endpoint_id!r}")
-        return ReaderEndpoint.of(endpoint)
+        return endpoint
 
     async def accept_reads(self, endpoint: ReaderEndpoint, body: bytes, channel: str) -> Accepted:
         """Parse, then queue the reads in the caller's transaction (durable at its commit)."""
