@@ -110,7 +110,8 @@ class IngestService:
         return endpoint
 
     async def accept_reads(self, endpoint: ReaderEndpoint, body: bytes, channel: str) -> Accepted:
-        """Parse, then queue the reads in the caller's transaction (durable at its commit)."""
+        """Parse, then queue the reads: durable once the caller's transaction commits, or
+        once the queueing statement returns when nothing was written before it."""
         payload = self._parse(body)
         try:
             await self.admission.check_backlog(
