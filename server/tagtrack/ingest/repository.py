@@ -80,7 +80,7 @@ class IngestRepository(Repository[PendingReadBatch]):
 
     async def _reader_endpoint(self, sql: str, key: str) -> ReaderEndpoint | None:
         """The statement every reader request or message pays, through the driver: building
-        and loading it as an ORM query took twice the CPU of running it. It begins no
+        and loading it as an ORM query cost three times the CPU of this. It begins no
         transaction, so a request that then writes one statement needs none (no BEGIN and
         COMMIT round trips)."""
         driver = await self._driver()
